@@ -1,0 +1,97 @@
+import Foundation
+import WalletWire
+
+/// Whether an extension point shows UI (it decides memory limits and which host services it may use).
+public enum ExtensionRole: String, Sendable, Codable {
+    case nonUI
+    case ui
+}
+
+/// What happens in Wallet when a method misses its deadline; used in messages to people.
+public struct DeadlineConsequence: Sendable, Hashable {
+    /// For example "Wallet would not list the app".
+    public var summary: String
+
+    public init(_ summary: String) {
+        self.summary = summary
+    }
+}
+
+/// One method of an extension point with its deadline.
+public struct ExtensionMethod: Sendable, Hashable {
+    public var name: String
+    /// The time from Wallet's ask to the completion, launch included for a cold extension.
+    public var deadline: Duration
+    public var consequence: DeadlineConsequence
+
+    public init(name: String, deadline: Duration, consequence: DeadlineConsequence) {
+        self.name = name
+        self.deadline = deadline
+        self.consequence = consequence
+    }
+}
+
+/// An extension point: its identifier, role, methods with deadlines and memory limit.
+///
+/// The host core is generic; Wallet's two points are rows of ``ExtensionPointRegistry/wallet``.
+public struct ExtensionPoint: Sendable, Hashable {
+    public var identifier: String
+    public var role: ExtensionRole
+    public var methods: [ExtensionMethod]
+    /// The hard memory limit, enforced as `RLIMIT_DATA` and by footprint sampling.
+    public var memoryLimitBytes: Int
+    /// The short name the kernel uses in its kill message, e.g. "55 MB".
+    public var memoryLimitDescription: String { "\(memoryLimitBytes / (1024 * 1024)) MB" }
+
+    public init(identifier: String, role: ExtensionRole, methods: [ExtensionMethod], memoryLimitBytes: Int) {
+        self.identifier = identifier
+        self.role = role
+        self.methods = methods
+        self.memoryLimitBytes = memoryLimitBytes
+    }
+
+    /// The method named `name`, if this point defines it.
+    public func method(named name: String) -> ExtensionMethod? {
+        methods.first { $0.name == name }
+    }
+}
+
+/// The known extension points, looked up by identifier.
+public struct ExtensionPointRegistry: Sendable {
+    public var points: [ExtensionPoint]
+
+    public init(points: [ExtensionPoint]) {
+        self.points = points
+    }
+
+    /// The point with this identifier, if registered.
+    public func point(_ identifier: String) -> ExtensionPoint? {
+        points.first { $0.identifier == identifier }
+    }
+
+    /// Apple Wallet's two issuer-provisioning points with Wallet's own deadlines and limits.
+    public static let wallet = ExtensionPointRegistry(points: [
+        ExtensionPoint(
+            identifier: WalletExtensionPoint.nonUI,
+            role: .nonUI,
+            methods: [
+                ExtensionMethod(name: WireMethod.status, deadline: .milliseconds(100),
+                                consequence: DeadlineConsequence("Wallet would not list the app")),
+                ExtensionMethod(name: WireMethod.passEntries, deadline: .seconds(20),
+                                consequence: DeadlineConsequence("Wallet would halt the add-card attempt")),
+                ExtensionMethod(name: WireMethod.remotePassEntries, deadline: .seconds(20),
+                                consequence: DeadlineConsequence("Wallet would halt the add-card attempt")),
+                ExtensionMethod(name: WireMethod.generateAddPaymentPassRequest, deadline: .seconds(20),
+                                consequence: DeadlineConsequence("Wallet would show an error and ignore a later completion")),
+            ],
+            memoryLimitBytes: 55 * 1024 * 1024),
+        ExtensionPoint(
+            identifier: WalletExtensionPoint.authorization,
+            role: .ui,
+            methods: [
+                ExtensionMethod(name: WireMethod.authorize, deadline: .seconds(300),
+                                consequence: DeadlineConsequence("the user gave up waiting; Wallet would cancel")),
+            ],
+            memoryLimitBytes: 60 * 1024 * 1024),
+    ])
+}

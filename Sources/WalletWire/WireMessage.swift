@@ -1,0 +1,254 @@
+import FoundationEssentials
+
+/// One message read from the wire, classified by its JSON-RPC envelope.
+///
+/// Parameters and results stay undecoded (the original line is kept) until the
+/// receiver knows which type to decode them into: see ``WireCodec``.
+public enum WireMessage: Sendable {
+    /// A request that expects a response.
+    case request(id: RequestID, method: String, line: Data)
+    /// A notification: a request without an id.
+    case notification(method: String, line: Data)
+    /// A successful response.
+    case response(id: RequestID, line: Data)
+    /// An error response. `id` is `nil` when the peer could not tell which request failed.
+    case errorResponse(id: RequestID?, error: RPCErrorObject)
+}
+
+/// Why a line could not be read as a JSON-RPC message.
+public struct WireDecodingError: Error, Sendable, CustomStringConvertible {
+    /// ``RPCErrorCode/parseError`` or ``RPCErrorCode/invalidRequest``.
+    public var code: Int
+    /// What was wrong, for people.
+    public var reason: String
+    /// The request id, when the envelope got far enough to have one.
+    public var id: RequestID?
+
+    public init(code: Int, reason: String, id: RequestID? = nil) {
+        self.code = code
+        self.reason = reason
+        self.id = id
+    }
+
+    public var description: String { reason }
+}
+
+/// Encodes and decodes JSON-RPC 2.0 lines. Not thread-safe: give each reader
+/// and writer its own instance.
+public struct WireCodec {
+    private let encoder: JSONEncoder
+    private let decoder: JSONDecoder
+
+    public init() {
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        decoder = JSONDecoder()
+    }
+
+    // MARK: Encoding
+
+    /// A request line (newline-terminated).
+    public func request(id: RequestID, method: String, params: some Encodable) throws -> Data {
+        try line(OutgoingRequest(id: id, method: method, params: params))
+    }
+
+    /// A notification line (newline-terminated).
+    public func notification(method: String, params: some Encodable) throws -> Data {
+        try line(OutgoingNotification(method: method, params: params))
+    }
+
+    /// A success response line (newline-terminated). `result` may encode as `null`.
+    public func response(id: RequestID, result: some Encodable) throws -> Data {
+        try line(OutgoingResponse(id: id, result: result))
+    }
+
+    /// An error response line (newline-terminated).
+    public func errorResponse(id: RequestID?, error: RPCErrorObject) throws -> Data {
+        try line(OutgoingErrorResponse(id: id, error: error))
+    }
+
+    private func line(_ value: some Encodable) throws -> Data {
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    // MARK: Decoding
+
+    /// Classifies one line (without its newline) by its envelope.
+    /// - Throws: ``WireDecodingError`` when the line is not JSON or not JSON-RPC 2.0.
+    public func decode(_ line: Data) throws(WireDecodingError) -> WireMessage {
+        let envelope: Envelope
+        do {
+            envelope = try decoder.decode(Envelope.self, from: line)
+        } catch let error as WireDecodingError {
+            throw error
+        } catch {
+            throw WireDecodingError(code: RPCErrorCode.parseError, reason: "not valid JSON: \(Self.describe(error))")
+        }
+        guard envelope.jsonrpc == "2.0" else {
+            throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "\"jsonrpc\" must be \"2.0\"", id: envelope.id)
+        }
+        if let method = envelope.method {
+            if let id = envelope.id { return .request(id: id, method: method, line: line) }
+            return .notification(method: method, line: line)
+        }
+        if let error = envelope.error { return .errorResponse(id: envelope.id, error: error) }
+        guard let id = envelope.id else {
+            throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "message has neither \"method\" nor \"id\"")
+        }
+        guard envelope.hasResult else {
+            throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "response \(id) has neither \"result\" nor \"error\"", id: id)
+        }
+        return .response(id: id, line: line)
+    }
+
+    /// Decodes the `params` of a request or notification line. A missing `params` decodes
+    /// as an empty object.
+    public func params<Params: Decodable>(_ type: Params.Type, from line: Data) throws(WireDecodingError) -> Params {
+        do {
+            return try decoder.decode(ParamsBody<Params>.self, from: line).params
+        } catch {
+            throw WireDecodingError(code: RPCErrorCode.invalidParams, reason: "invalid params: \(Self.describe(error))")
+        }
+    }
+
+    /// Decodes the `result` of a response line.
+    public func result<Result: Decodable>(_ type: Result.Type, from line: Data) throws(WireDecodingError) -> Result {
+        do {
+            return try decoder.decode(ResultBody<Result>.self, from: line).result
+        } catch {
+            throw WireDecodingError(code: RPCErrorCode.invalidParams, reason: "invalid result: \(Self.describe(error))")
+        }
+    }
+
+    /// A short, single-line account of a decoding error: which key, what was wrong.
+    public static func describe(_ error: any Error) -> String {
+        guard let decodingError = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            var rendered = ""
+            for key in context.codingPath {
+                if let index = key.intValue {
+                    rendered += "[\(index)]"
+                } else {
+                    rendered += rendered.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return rendered.isEmpty ? "top level" : rendered
+        }
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            return "missing key \"\(key.stringValue)\"\(parent)"
+        case .typeMismatch(let type, let context):
+            return "\(path(context)): expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)): expected \(type), found null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? context.debugDescription : "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+// MARK: - Envelope shapes
+
+private struct Envelope: Decodable {
+    var jsonrpc: String?
+    var id: RequestID?
+    var method: String?
+    var error: RPCErrorObject?
+    var hasResult: Bool
+
+    enum CodingKeys: String, CodingKey { case jsonrpc, id, method, error, result }
+
+    init(from decoder: any Decoder) throws {
+        let container: KeyedDecodingContainer<CodingKeys>
+        do {
+            container = try decoder.container(keyedBy: CodingKeys.self)
+        } catch {
+            throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "a message must be a JSON object")
+        }
+        func field<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+            do {
+                return try container.decodeIfPresent(type, forKey: key)
+            } catch {
+                throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "\"\(key.stringValue)\" has the wrong type")
+            }
+        }
+        jsonrpc = try field(String.self, .jsonrpc)
+        id = try container.contains(.id) && !container.decodeNil(forKey: .id) ? field(RequestID.self, .id) : nil
+        method = try field(String.self, .method)
+        error = try field(RPCErrorObject.self, .error)
+        hasResult = container.contains(.result)
+    }
+}
+
+private struct ParamsBody<Params: Decodable>: Decodable {
+    var params: Params
+
+    enum CodingKeys: String, CodingKey { case params }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.params), try !container.decodeNil(forKey: .params) {
+            params = try container.decode(Params.self, forKey: .params)
+        } else {
+            // Absent params read as `{}` so that parameterless methods decode to an empty struct.
+            params = try JSONDecoder().decode(Params.self, from: Data("{}".utf8))
+        }
+    }
+}
+
+private struct ResultBody<Result: Decodable>: Decodable {
+    var result: Result
+}
+
+private struct OutgoingRequest<Params: Encodable>: Encodable {
+    let jsonrpc = "2.0"
+    var id: RequestID
+    var method: String
+    var params: Params
+}
+
+private struct OutgoingNotification<Params: Encodable>: Encodable {
+    let jsonrpc = "2.0"
+    var method: String
+    var params: Params
+}
+
+private struct OutgoingResponse<Result: Encodable>: Encodable {
+    var id: RequestID
+    var result: Result
+
+    enum CodingKeys: String, CodingKey { case jsonrpc, id, result }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)
+        // Encode explicitly so that a nil Optional becomes `"result": null`, not a missing key.
+        try container.encode(result, forKey: .result)
+    }
+}
+
+private struct OutgoingErrorResponse: Encodable {
+    var id: RequestID?
+
+    var error: RPCErrorObject
+
+    enum CodingKeys: String, CodingKey { case jsonrpc, id, error }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)
+        try container.encode(error, forKey: .error)
+    }
+}
+
+/// Parameters of a method that takes none; encodes as `{}`.
+public struct NoParams: Codable, Sendable, Hashable {
+    public init() {}
+}
