@@ -26,7 +26,8 @@ public enum WireEnvironment {
     public static let bundleIdentifier = "WALLET_EXTENSION_BUNDLE_ID"
     /// The containing app's bundle identifier.
     public static let containingAppBundleIdentifier = "WALLET_EXTENSION_APP_BUNDLE_ID"
-    /// App Group containers, as `group.id=/path` pairs separated by `:`.
+    /// App Group containers as a JSON object, group identifier -> container directory path.
+    /// Set for extensions and for containing apps launched by the host.
     public static let appGroups = "WALLET_EXTENSION_APP_GROUPS"
     /// The extension's memory limit in bytes (informational; the rlimit is the enforcement).
     public static let memoryLimitBytes = "WALLET_EXTENSION_MEMORY_LIMIT"
