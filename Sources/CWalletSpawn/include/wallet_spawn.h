@@ -1,1 +1,71 @@
-#pragma once
+#ifndef WALLET_SPAWN_H
+#define WALLET_SPAWN_H
+
+#include <sys/types.h>
+
+#pragma clang assume_nonnull begin
+
+/// Where a failed spawn stopped, reported with the errno.
+typedef enum {
+    wh_spawn_stage_none = 0,
+    wh_spawn_stage_pipe = 1,
+    wh_spawn_stage_fork = 2,
+    wh_spawn_stage_setpgid = 3,
+    wh_spawn_stage_pdeathsig = 4,
+    wh_spawn_stage_parent_gone = 5,
+    wh_spawn_stage_rlimit = 6,
+    wh_spawn_stage_dup = 7,
+    wh_spawn_stage_chdir = 8,
+    wh_spawn_stage_exec = 9,
+} wh_spawn_stage;
+
+/// What the child gets. File descriptors are the parent's; the child sees them as
+/// 0 (stdin), 1 (stdout), 2 (stderr), 3 (rpc_in: the child reads) and 4 (rpc_out: the child writes).
+/// Every other descriptor is closed in the child. Limits below zero are left as inherited.
+typedef struct {
+    const char *path;
+    char *_Nullable const *_Nonnull argv;
+    char *_Nullable const *_Nonnull envp;
+    const char *_Nullable working_directory;
+    int stdin_fd;
+    int stdout_fd;
+    int stderr_fd;
+    int rpc_in_fd;
+    int rpc_out_fd;
+    long long rlimit_data;
+    long long rlimit_stack;
+    long long rlimit_core;
+    long long rlimit_nofile;
+    long long rlimit_nproc;
+    /// Non-zero: the child leads a new process group (so the whole group can be signalled).
+    int new_process_group;
+    /// Non-zero: signal delivered to the child when the spawning thread dies (PR_SET_PDEATHSIG).
+    int death_signal;
+} wh_spawn_config;
+
+/// Forks and execs per `config`. Between fork and exec only async-signal-safe calls run.
+/// Returns 0 and sets `*out_pid` when exec succeeded; returns -1 and sets `*out_errno` and
+/// `*out_stage` when anything failed (the failed child has been reaped already).
+int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_errno, int *out_stage);
+
+/// `pidfd_open(2)`: a descriptor that becomes readable when `pid` exits. -1 with errno on failure.
+int wh_pidfd_open(pid_t pid);
+
+/// `waitpid(2)` retrying EINTR. Returns the pid, 0 with WNOHANG when still running, -1 on error.
+pid_t wh_waitpid(pid_t pid, int *status, int options);
+
+int wh_wifexited(int status);
+int wh_wexitstatus(int status);
+int wh_wifsignaled(int status);
+int wh_wtermsig(int status);
+int wh_wcoredump(int status);
+
+/// The WNOHANG flag for wh_waitpid.
+int wh_wnohang(void);
+
+/// Sets a pipe's capacity (F_SETPIPE_SZ); returns the new size or -1.
+int wh_set_pipe_size(int fd, int bytes);
+
+#pragma clang assume_nonnull end
+
+#endif
