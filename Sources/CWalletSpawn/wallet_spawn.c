@@ -174,3 +174,7 @@ int wh_wnohang(void) { return WNOHANG; }
 int wh_set_pipe_size(int fd, int bytes) {
     return fcntl(fd, F_SETPIPE_SZ, bytes);
 }
+
+int wh_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

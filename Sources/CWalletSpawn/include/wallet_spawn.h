@@ -63,6 +63,9 @@ int wh_wcoredump(int status);
 /// The WNOHANG flag for wh_waitpid.
 int wh_wnohang(void);
 
+/// `pipe2(fds, O_CLOEXEC)`: both ends close on exec. 0 or -1 with errno.
+int wh_pipe_cloexec(int fds[_Nonnull 2]);
+
 /// Sets a pipe's capacity (F_SETPIPE_SZ); returns the new size or -1.
 int wh_set_pipe_size(int fd, int bytes);
 

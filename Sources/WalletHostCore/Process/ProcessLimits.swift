@@ -1,0 +1,49 @@
+/// Resource limits applied in the child before exec (DESIGN §5, §8).
+public struct ProcessLimits: Sendable, Hashable {
+    /// `RLIMIT_DATA`: the hard memory limit. Counts heap and thread stacks, not file mappings.
+    public var dataBytes: Int?
+    /// `RLIMIT_STACK`. 1 MiB so that thread stacks do not eat the data limit: with 8 MiB stacks
+    /// the seventh thread fails under 55 MiB and libdispatch then hangs silently.
+    public var stackBytes: Int? = 1024 * 1024
+    /// `RLIMIT_CORE`: no core files.
+    public var coreBytes: Int? = 0
+    /// `RLIMIT_NOFILE`.
+    public var openFiles: Int? = 256
+    /// `RLIMIT_NPROC`. Counted per user, so it bounds fork bombs without stopping ordinary threads.
+    public var processes: Int? = 4096
+
+    public init(dataBytes: Int?) {
+        self.dataBytes = dataBytes
+    }
+}
+
+/// Everything needed to start one extension (or containing app) process.
+public struct SpawnConfiguration: Sendable {
+    /// Absolute path of the executable.
+    public var executablePath: String
+    public var arguments: [String]
+    /// The complete environment (the caller builds the allow-list).
+    public var environment: [String: String]
+    public var workingDirectory: String?
+    public var limits: ProcessLimits
+
+    public init(executablePath: String, arguments: [String] = [], environment: [String: String],
+                workingDirectory: String?, limits: ProcessLimits) {
+        self.executablePath = executablePath
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.limits = limits
+    }
+}
+
+/// Why a spawn failed: the errno and the step in the child (or parent) that failed.
+public struct SpawnError: Error, Sendable, CustomStringConvertible {
+    public var executablePath: String
+    public var errno: Int32
+    public var stage: String
+
+    public var description: String {
+        "cannot launch \(executablePath): \(stage) failed: \(SystemCallError(stage, errno: errno).description.drop { $0 != " " }.dropFirst())"
+    }
+}

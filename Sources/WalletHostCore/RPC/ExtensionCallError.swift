@@ -1,0 +1,77 @@
+import WalletWire
+
+/// Why a call to an extension did not produce a result. Each case has a sentence for people;
+/// `code` is the wire error code reported in `--json` output.
+public struct ExtensionCallError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        /// The deadline passed before the extension completed.
+        case deadlineExceeded
+        /// The extension process ended (crash, exit) during the call.
+        case extensionTerminated
+        /// The extension was killed for exceeding its memory limit.
+        case memoryLimitExceeded
+        /// The executable could not be started or the handshake failed.
+        case launchFailed
+        /// The extension broke the wire protocol (bad frame, bad result shape, ...).
+        case protocolViolation
+        /// The extension answered with a JSON-RPC error.
+        case extensionError
+        /// The extension does not implement the method (it did not list it in `initialize`).
+        case notImplemented
+    }
+
+    public var kind: Kind
+    /// A JSON-RPC error code: the extension's own, or one of the host-side codes.
+    public var code: Int
+    public var message: String
+
+    public init(_ kind: Kind, code: Int, message: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func protocolViolation(_ message: String) -> ExtensionCallError {
+        ExtensionCallError(.protocolViolation, code: RPCErrorCode.protocolViolation, message: message)
+    }
+}
+
+/// How an extension process ended and what the host concluded.
+public struct ExtensionExit: Sendable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        /// It exited or was killed on its own (crash, `exit`, signal from elsewhere).
+        case ended
+        /// It exceeded its memory limit (the rlimit made an allocation fail, or sampling saw it).
+        case memoryLimit(footprintBytes: Int?)
+        /// The host stopped it (idle, shutdown, hung, beyond repair).
+        case stoppedByHost(reason: String)
+    }
+
+    public var status: TerminationStatus
+    public var cause: Cause
+    /// The executable's file name, used in the kernel-style memory message.
+    public var executableName: String
+    public var pid: Int32
+    public var memoryLimitDescription: String
+    /// The last lines the process wrote to stderr, oldest first.
+    public var stderrTail: [String]
+
+    /// The sentence a person reads; for memory deaths, in the kernel's words.
+    public var description: String {
+        switch cause {
+        case .memoryLimit:
+            return "EXC_RESOURCE -> \(executableName)[\(pid)] exceeded mem limit: ActiveHard \(memoryLimitDescription) (fatal)"
+        case .stoppedByHost(let reason):
+            return "\(executableName)[\(pid)] was stopped by the host (\(reason)); it \(status)"
+        case .ended:
+            return "\(executableName)[\(pid)] \(status)"
+        }
+    }
+
+    var isMemoryDeath: Bool {
+        if case .memoryLimit = cause { return true }
+        return false
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ExtensionConnection {
+    /// Handles one frame from fd 4. Nothing an extension sends can crash the host: every
+    /// malformed line is logged, answered with an error, and counted against a budget.
+    func handle(_ frame: LineFramer.Frame, loop: inout LoopState) {
+        switch frame {
+        case .oversized(let byteCount):
+            malformed("a line of \(byteCount) bytes exceeds the \(WireProtocol.maximumLineBytes)-byte limit",
+                      code: RPCErrorCode.lineTooLong, id: nil, loop: &loop)
+        case .line(let line):
+            let message: WireMessage
+            do {
+                message = try loop.codec.decode(line)
+            } catch {
+                malformed("\(error.reason): \(Self.preview(line))", code: error.code, id: error.id, loop: &loop)
+                return
+            }
+            switch message {
+            case .response(let id, let line):
+                resolve(id: id, outcome: .success(line))
+            case .errorResponse(let id?, let error):
+                resolve(id: id, outcome: .failure(ExtensionCallError(.extensionError, code: error.code, message: error.message)),
+                        wireError: error)
+            case .errorResponse(nil, let error):
+                context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier,
+                                                pid: child.pid, message: "error response without an id: \(error.description)"))
+            case .request(let id, let method, let line):
+                serve(id: id, method: method, line: line)
+            case .notification(let method, let line):
+                if method == WireMethod.log, let log = try? loop.codec.params(LogParams.self, from: line) {
+                    context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                                stream: "log.\(log.level)", line: log.message)
+                } else {
+                    context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier,
+                                                    pid: child.pid, method: method, message: "unknown notification \(method)"))
+                }
+            }
+        }
+    }
+
+    private func malformed(_ reason: String, code: Int, id: RequestID?, loop: inout LoopState) {
+        loop.malformedLines += 1
+        context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                        requestID: id?.description, message: reason))
+        send { codec in try codec.errorResponse(id: id, error: RPCErrorObject(code: code, message: reason)) }
+        if loop.malformedLines == malformedLineBudget {
+            let reason = "beyond repair: \(malformedLineBudget) malformed lines on fd 4; the last: \(reason)"
+            failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] \(reason)"))
+            Task { _ = await self.stop(reason: reason, grace: .milliseconds(100)) }
+        }
+    }
+
+    /// Matches a response to its request: a live call resolves; anything else is logged.
+    private func resolve(id: RequestID, outcome: Result<Data, ExtensionCallError>, wireError: RPCErrorObject? = nil) {
+        enum Match {
+            case live(PendingCall)
+            case late(ExpiredCall)
+            case double
+            case unknown
+        }
+        let match: Match = state.withLock { state in
+            if let call = state.pending.removeValue(forKey: id) {
+                state.recentlyCompleted.insert(id)
+                return .live(call)
+            }
+            if let expired = state.expired.removeValue(forKey: id) {
+                state.recentlyCompleted.insert(id)
+                return .late(expired)
+            }
+            return state.recentlyCompleted.contains(id) ? .double : .unknown
+        }
+        let now = ContinuousClock.now
+        switch match {
+        case .live(let call):
+            // One last sample, so even a call shorter than the sampling interval has a peak.
+            let footprint = FootprintReader.footprintBytes(of: child.pid)
+            let peak = [call.peakFootprintBytes, footprint].compactMap { $0 }.max()
+            let elapsed = Self.milliseconds(now - call.askedAt)
+            context.events.record(HostEvent(kind: wireError == nil ? "result" : "error", bundleIdentifier: context.bundleIdentifier,
+                                            pid: child.pid, method: call.method, requestID: id.description,
+                                            milliseconds: elapsed, footprintBytes: peak, message: wireError?.description))
+            call.continuation.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt,
+                                                          finishedAt: now))
+        case .late(let expired):
+            let elapsed = Self.milliseconds(now - expired.askedAt)
+            let allowed = Self.milliseconds(expired.deadline - expired.askedAt)
+            let acknowledged = wireError?.code == RPCErrorCode.requestCancelled
+            let message = acknowledged
+                ? "\(expired.method) acknowledged the cancellation \(Self.format(elapsed)) after the ask"
+                : "\(expired.method) completed \(Self.format(elapsed)) after the ask, \(Self.format(elapsed - allowed)) past its \(Self.format(allowed)) deadline; dropped"
+            context.events.record(HostEvent(kind: acknowledged ? "cancelAcknowledged" : "lateCompletion",
+                                            bundleIdentifier: context.bundleIdentifier, pid: child.pid, method: expired.method,
+                                            requestID: id.description, milliseconds: elapsed, message: message))
+        case .double:
+            context.events.record(HostEvent(kind: "doubleCompletion", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                            requestID: id.description,
+                                            message: "a second response to request \(id) was dropped"))
+        case .unknown:
+            context.events.record(HostEvent(kind: "unknownResponse", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                            requestID: id.description,
+                                            message: "a response to request \(id), which the host never sent, was dropped"))
+        }
+    }
+
+    /// The extension closed fd 4 while running: nothing it does can answer a call any more.
+    func responseChannelClosed(loop: inout LoopState) {
+        let partial = loop.rpcFramer.finish()
+        if partial > 0 {
+            context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                            message: "fd 4 ended in the middle of a line (\(partial) bytes without a newline)"))
+        }
+        guard !child.isReapable else { return }
+        let reason = "closed fd 4 while still running"
+        failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] \(reason)"))
+        Task { _ = await self.stop(reason: reason, grace: .milliseconds(100)) }
+    }
+
+    func failAllPending(_ error: ExtensionCallError) {
+        let calls = state.withLock { state -> [PendingCall] in
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        let now = ContinuousClock.now
+        for call in calls {
+            call.continuation.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
+                                                          sentAt: call.sentAt, finishedAt: now))
+        }
+    }
+
+    // MARK: Host services
+
+    private func serve(id: RequestID, method: String, line: Data) {
+        context.events.record(HostEvent(kind: "service", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                        method: method, requestID: id.description))
+        guard let services = context.services else {
+            send { codec in
+                try codec.errorResponse(id: id, error: RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                                      message: "the host offers no service \(method)"))
+            }
+            return
+        }
+        let request = ServiceRequest(method: method, line: line, extensionPoint: context.extensionPoint, role: context.role,
+                                     bundleIdentifier: context.bundleIdentifier)
+        Task {
+            do {
+                let result = try await services.respond(to: request)
+                send { codec in try codec.response(id: id, result: result) }
+            } catch let error as RPCErrorObject {
+                send { codec in try codec.errorResponse(id: id, error: error) }
+            } catch {
+                send { codec in
+                    try codec.errorResponse(id: id, error: RPCErrorObject(code: RPCErrorCode.serviceFailed,
+                                                                          message: "\(method) failed: \(error)"))
+                }
+            }
+        }
+    }
+
+    /// Encodes with the shared codec and writes, unless the process is gone.
+    func send(_ encode: (WireCodec) throws -> Data) {
+        state.withLock { state in
+            guard state.exit == nil, let line = try? encode(state.codec) else { return }
+            writeLocked(line, state: &state)
+        }
+        wake()
+    }
+
+    static func preview(_ line: Data) -> String {
+        let prefix = line.prefix(80)
+        let text = String(decoding: prefix, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "?")
+        return line.count > 80 ? "\(text)... (\(line.count) bytes)" : text
+    }
+
+    // MARK: Stop sequence
+
+    /// Stops the process: `shutdown` request, `exit` notification, grace, SIGTERM to the group,
+    /// grace, SIGKILL to the group. Returns how it ended.
+    func stop(reason: String, grace: Duration) async -> ExtensionExit? {
+        if let exit = state.withLock({ $0.exit }) { return exit }
+        noteHostStop(reason: reason)
+        context.events.record(HostEvent(kind: "stop", bundleIdentifier: context.bundleIdentifier, pid: child.pid, message: reason))
+        let alreadyStopping = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return state.stopping && state.exitSent
+        }
+        if !alreadyStopping {
+            _ = await call(method: WireMethod.shutdown, params: NoParams(), askedAt: .now, deadline: .now + grace, gated: false)
+            state.withLock { $0.exitSent = true }
+            send { codec in try codec.notification(method: WireMethod.exit, params: NoParams()) }
+        }
+        if let exit = await waitForExit(timeout: grace) { return exit }
+        context.events.record(HostEvent(kind: "kill", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                        message: "SIGTERM to process group \(child.pid)"))
+        child.signalGroup(SIGTERM)
+        if let exit = await waitForExit(timeout: grace) { return exit }
+        context.events.record(HostEvent(kind: "kill", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
+                                        message: "SIGKILL to process group \(child.pid)"))
+        child.signalGroup(SIGKILL)
+        return await waitForExit(timeout: .seconds(10))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the host needs to run one extension: where it is, what it is, and its App Groups.
+public struct ExtensionDescriptor: Sendable {
+    /// The `.appex` directory; the process's working directory.
+    public var bundlePath: String
+    public var executablePath: String
+    public var bundleIdentifier: String
+    public var containingAppBundleIdentifier: String
+    /// `NSExtensionPrincipalClass` with build variables expanded.
+    public var principalClass: String
+    public var point: ExtensionPoint
+    /// App Group identifier -> container directory.
+    public var appGroups: [String: String]
+
+    public init(bundlePath: String, executablePath: String, bundleIdentifier: String, containingAppBundleIdentifier: String,
+                principalClass: String, point: ExtensionPoint, appGroups: [String: String]) {
+        self.bundlePath = bundlePath
+        self.executablePath = executablePath
+        self.bundleIdentifier = bundleIdentifier
+        self.containingAppBundleIdentifier = containingAppBundleIdentifier
+        self.principalClass = principalClass
+        self.point = point
+        self.appGroups = appGroups
+    }
+
+    /// The executable's file name, as the kernel names the process.
+    public var executableName: String { URL(fileURLWithPath: executablePath).lastPathComponent }
+}
+
+/// The outcome of one call, with the timings and memory a person needs to judge it.
+public struct CallOutcome<Result: Sendable>: Sendable {
+    public var method: String
+    public var result: Swift.Result<Result, ExtensionCallError>
+    /// Spawn + handshake, when this call launched the process; nil for a warm call.
+    public var launchMilliseconds: Double?
+    /// From writing the request to the response (or to the failure).
+    public var callMilliseconds: Double
+    /// From the ask to the outcome: what the deadline is measured against.
+    public var totalMilliseconds: Double
+    /// The highest footprint sampled during the call.
+    public var peakFootprintBytes: Int?
+    public var pid: Int32?
+}

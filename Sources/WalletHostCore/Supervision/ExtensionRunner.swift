@@ -1,0 +1,224 @@
+import Foundation
+import WalletWire
+
+/// Runs one extension under Wallet's rules: launches its process on first use (or ``prewarm()``),
+/// keeps it warm across calls, relaunches it after a crash, a memory kill or a hang, and stops
+/// it when idle. Every call gets a deadline measured from the ask, launch included.
+public actor ExtensionRunner {
+    public let descriptor: ExtensionDescriptor
+    public let configuration: HostConfiguration
+    private var connection: ExtensionConnection?
+    private var handshake: Task<Result<InitializeResult, ExtensionCallError>, Never>?
+    private var launchMilliseconds: Double?
+    private var callsInFlight = 0
+    private var idleGeneration = 0
+    /// Processes launched so far (for reports and tests).
+    public private(set) var launchCount = 0
+
+    public init(descriptor: ExtensionDescriptor, configuration: HostConfiguration) {
+        self.descriptor = descriptor
+        self.configuration = configuration
+    }
+
+    /// The warm process's pid, if one is running.
+    public var pid: Int32? {
+        guard let connection, !connection.hasExited else { return nil }
+        return connection.pid
+    }
+
+    /// The handshake result of the running process, once it completed.
+    public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
+        await handshake?.value
+    }
+
+    /// Launches the process now so that the next call is warm.
+    /// - Returns: the handshake result.
+    @discardableResult
+    public func prewarm() async -> Result<InitializeResult, ExtensionCallError> {
+        switch launchIfNeeded(askedAt: .now) {
+        case .failure(let error): return .failure(error)
+        case .success((_, let handshake)): return await handshake.value
+        }
+    }
+
+    /// Calls `method` and decodes its result as `resultType`.
+    ///
+    /// The deadline is the point's (or the configuration's override), counted from now,
+    /// including launch when the process is cold. A result of the wrong shape is a
+    /// ``ExtensionCallError/Kind/protocolViolation`` naming the bad key.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type
+    ) async -> CallOutcome<Result> {
+        let askedAt = ContinuousClock.now
+        let deadline = configuration.deadline(for: method, at: descriptor.point).map { askedAt + $0 }
+        callsInFlight += 1
+        defer {
+            callsInFlight -= 1
+            scheduleIdleStop()
+        }
+        let launched: (ExtensionConnection, Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>)
+        switch launchIfNeeded(askedAt: askedAt) {
+        case .failure(let error):
+            return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, callMilliseconds: 0,
+                               totalMilliseconds: ExtensionConnection.milliseconds(.now - askedAt), peakFootprintBytes: nil, pid: nil)
+        case .success(let value):
+            launched = value
+        }
+        let (connection, _) = launched
+        let wasCold = launchMilliseconds == nil
+        let reply = await connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
+        let launch = wasCold ? launchMilliseconds : nil
+        let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
+            do {
+                return .success(try WireCodec().result(resultType, from: line))
+            } catch {
+                return .failure(.protocolViolation("\(descriptor.executableName) answered \(method) with \(error)"))
+            }
+        }.mapError { error in
+            if error.kind == .extensionError, error.code == RPCErrorCode.methodNotFound {
+                return ExtensionCallError(.notImplemented, code: error.code,
+                                          message: "\(descriptor.executableName) does not implement \(method): \(error.message)")
+            }
+            return error
+        }
+        let callMilliseconds = reply.sentAt.map { ExtensionConnection.milliseconds(reply.finishedAt - $0) } ?? 0
+        return CallOutcome(method: method, result: decoded, launchMilliseconds: launch, callMilliseconds: callMilliseconds,
+                           totalMilliseconds: ExtensionConnection.milliseconds(reply.finishedAt - askedAt),
+                           peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
+    }
+
+    /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.
+    /// - Returns: how it ended, or nil when nothing was running.
+    @discardableResult
+    public func stop(reason: String = "host stop") async -> ExtensionExit? {
+        guard let connection else { return nil }
+        self.connection = nil
+        handshake = nil
+        launchMilliseconds = nil
+        return await connection.stop(reason: reason, grace: configuration.stopGrace)
+    }
+
+    // MARK: Launch
+
+    private func launchIfNeeded(askedAt: ContinuousClock.Instant)
+        -> Swift.Result<(ExtensionConnection, Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>), ExtensionCallError> {
+        if let connection, let handshake, !connection.hasExited {
+            return .success((connection, handshake))
+        }
+        connection = nil
+        launchMilliseconds = nil
+        let point = descriptor.point
+        let memoryLimit = configuration.memoryLimit(at: point)
+        let context = ConnectionContext(
+            bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
+            extensionPoint: point.identifier, role: point.role, memoryLimitBytes: memoryLimit,
+            memoryLimitDescription: "\(memoryLimit / (1024 * 1024)) MB", hangGrace: configuration.hangGrace,
+            sampleInterval: configuration.sampleInterval, events: configuration.events, services: configuration.services)
+        let spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: environment(memoryLimit: memoryLimit),
+                                       workingDirectory: descriptor.bundlePath, limits: ProcessLimits(dataBytes: memoryLimit))
+        let connection: ExtensionConnection
+        do {
+            connection = try ExtensionConnection(spawning: spawn, context: context) { [weak self] connection, _ in
+                Task { await self?.connectionEnded(connection) }
+            }
+        } catch {
+            configuration.events.record(HostEvent(kind: "spawnFailed", bundleIdentifier: descriptor.bundleIdentifier,
+                                                  message: "\(error)"))
+            return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.launchFailed, message: "\(error)"))
+        }
+        launchCount += 1
+        configuration.events.record(HostEvent(kind: "spawn", bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid,
+                                              milliseconds: ExtensionConnection.milliseconds(.now - connection.launchedAt),
+                                              message: descriptor.executablePath))
+        self.connection = connection
+        let handshake = Task { await self.performHandshake(connection) }
+        self.handshake = handshake
+        return .success((connection, handshake))
+    }
+
+    private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
+        let point = descriptor.point
+        var deadlines: [String: Int] = [:]
+        for method in point.methods {
+            if let deadline = configuration.deadline(for: method.name, at: point) {
+                deadlines[method.name] = Int(ExtensionConnection.milliseconds(deadline).rounded())
+            }
+        }
+        let params = InitializeParams(extensionPoint: point.identifier, principalClass: descriptor.principalClass,
+                                      bundleIdentifier: descriptor.bundleIdentifier,
+                                      containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier,
+                                      appGroups: descriptor.appGroups, memoryLimitBytes: configuration.memoryLimit(at: point),
+                                      deadlines: deadlines)
+        let reply = await connection.call(method: WireMethod.initialize, params: params, askedAt: connection.launchedAt,
+                                          deadline: connection.launchedAt + configuration.handshakeTimeout, gated: false)
+        let result: Swift.Result<InitializeResult, ExtensionCallError> = reply.outcome.flatMap { line in
+            do {
+                let result = try WireCodec().result(InitializeResult.self, from: line)
+                guard result.protocolVersion == WireProtocol.version else {
+                    return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.unsupportedProtocolVersion,
+                                                       message: "\(descriptor.executableName) speaks protocol \(result.protocolVersion), the host speaks \(WireProtocol.version)"))
+                }
+                return .success(result)
+            } catch {
+                return .failure(.protocolViolation("\(descriptor.executableName) answered initialize with \(error)"))
+            }
+        }.mapError { error in
+            ExtensionCallError(error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded ? error.kind : .launchFailed,
+                               code: error.code, message: "handshake failed: \(error.message)")
+        }
+        let elapsed = ExtensionConnection.milliseconds(reply.finishedAt - connection.launchedAt)
+        switch result {
+        case .success(let initialize):
+            launchMilliseconds = elapsed
+            configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
+                                                  pid: connection.pid, milliseconds: elapsed,
+                                                  message: "\(initialize.runtime.name) \(initialize.runtime.version): \(initialize.methods.joined(separator: ", "))"))
+            connection.openGate()
+        case .failure(let error):
+            configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
+                                                  pid: connection.pid, milliseconds: elapsed, message: error.message))
+            connection.failAllPending(error)
+            _ = await connection.stop(reason: "handshake failed", grace: configuration.stopGrace)
+        }
+        return result
+    }
+
+    private func environment(memoryLimit: Int) -> [String: String] {
+        let host = ProcessInfo.processInfo.environment
+        var environment: [String: String] = [:]
+        for key in configuration.environmentAllowList {
+            if let value = host[key] { environment[key] = value }
+        }
+        let groups = (try? JSONSerialization.data(withJSONObject: descriptor.appGroups, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        environment[WireEnvironment.protocolVersion] = String(WireProtocol.version)
+        environment[WireEnvironment.extensionPoint] = descriptor.point.identifier
+        environment[WireEnvironment.bundleIdentifier] = descriptor.bundleIdentifier
+        environment[WireEnvironment.containingAppBundleIdentifier] = descriptor.containingAppBundleIdentifier
+        environment[WireEnvironment.appGroups] = groups
+        environment[WireEnvironment.memoryLimitBytes] = String(memoryLimit)
+        return environment
+    }
+
+    private func connectionEnded(_ ended: ExtensionConnection) {
+        guard connection === ended else { return }
+        connection = nil
+        handshake = nil
+        launchMilliseconds = nil
+    }
+
+    private func scheduleIdleStop() {
+        guard let idleTimeout = configuration.idleTimeout, callsInFlight == 0 else { return }
+        idleGeneration += 1
+        let generation = idleGeneration
+        Task {
+            try? await Task.sleep(for: idleTimeout)
+            await self.stopIfIdle(generation: generation)
+        }
+    }
+
+    private func stopIfIdle(generation: Int) async {
+        guard generation == idleGeneration, callsInFlight == 0, connection != nil else { return }
+        await stop(reason: "idle")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// How the host runs extensions. Defaults are Wallet's; every limit can be overridden for experiments.
+public struct HostConfiguration: Sendable {
+    /// Method name -> deadline, replacing the extension point's default.
+    public var deadlineOverrides: [String: Duration] = [:]
+    /// Replaces the extension point's memory limit (bytes) when set.
+    public var memoryLimitOverride: Int?
+    /// After a missed deadline, how long a silent extension has before it is declared hung and stopped.
+    public var hangGrace: Duration = .seconds(1)
+    /// Each step of the stop sequence waits this long before escalating.
+    public var stopGrace: Duration = .milliseconds(500)
+    /// A warm process with no call for this long is stopped; nil keeps it until the host stops.
+    public var idleTimeout: Duration? = .seconds(30)
+    /// How often footprint is sampled while a call is in flight.
+    public var sampleInterval: Duration = .milliseconds(5)
+    /// The longest a launch + `initialize` may take when no call deadline is shorter.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// Host environment variables passed through to extensions; everything else is dropped.
+    public var environmentAllowList: [String] = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER"]
+    /// Where events and extension output go.
+    public var events: any HostEventSink = NullEventSink()
+    /// Answers extensions' requests of the host; nil answers every request with "method not found".
+    public var services: (any HostServiceProvider)?
+
+    public init() {}
+
+    /// The deadline for `method` at `point`, override first.
+    public func deadline(for method: String, at point: ExtensionPoint) -> Duration? {
+        deadlineOverrides[method] ?? point.method(named: method)?.deadline
+    }
+
+    /// The memory limit in bytes at `point`, override first.
+    public func memoryLimit(at point: ExtensionPoint) -> Int {
+        memoryLimitOverride ?? point.memoryLimitBytes
+    }
+
+    /// Parses `method=250ms`, `status=1s`, `passEntries=20000` (milliseconds when no unit).
+    /// - Throws: ``ConfigurationError`` naming the bad text.
+    public static func parseDeadline(_ text: String) throws -> (method: String, deadline: Duration) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, let duration = parseDuration(parts[1]) else {
+            throw ConfigurationError("--deadline expects METHOD=DURATION such as status=250ms or passEntries=2s, not \"\(text)\"")
+        }
+        return (parts[0], duration)
+    }
+
+    /// Parses `250ms`, `2s`, `1.5s`, `300` (milliseconds).
+    public static func parseDuration(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("ms"), let value = Double(trimmed.dropLast(2)), value >= 0 {
+            return .microseconds(Int64(value * 1000))
+        }
+        if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value >= 0 {
+            return .microseconds(Int64(value * 1_000_000))
+        }
+        if let value = Double(trimmed), value >= 0 { return .microseconds(Int64(value * 1000)) }
+        return nil
+    }
+
+    /// Parses a memory size: `55MB`, `60MiB`, `1048576` (bytes). MB is taken as MiB, as the kernel reports it.
+    public static func parseBytes(_ text: String) -> Int? {
+        let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
+        for (suffix, scale) in [("MIB", 1 << 20), ("MB", 1 << 20), ("M", 1 << 20), ("KIB", 1 << 10), ("KB", 1 << 10), ("K", 1 << 10)] {
+            if upper.hasSuffix(suffix), let value = Double(upper.dropLast(suffix.count)), value >= 0 {
+                return Int(value * Double(scale))
+            }
+        }
+        return Int(upper)
+    }
+}
+
+/// A configuration value that cannot be used, with a sentence saying why.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import WalletHostCore
+import WalletWire
+
+/// Answers extensions' host-service requests from the simulated device: the pass library and
+/// watch pairing for every extension; `ui.*` (UI point only) through a user agent, when one is set.
+public struct DeviceServices: HostServiceProvider {
+    public let device: SimulatedDevice
+    public let userAgent: (any UserAgent)?
+
+    public init(device: SimulatedDevice, userAgent: (any UserAgent)? = nil) {
+        self.device = device
+        self.userAgent = userAgent
+    }
+
+    public func respond(to request: ServiceRequest) async throws -> any Encodable & Sendable {
+        switch request.method {
+        case WireMethod.passLibraryPasses:
+            let params = try request.params(PassLibraryPassesParams.self)
+            guard params.passType == "secureElement" else { return [WireSecureElementPass]() }
+            return try device.passes().map {
+                WireSecureElementPass(primaryAccountIdentifier: $0.primaryAccountIdentifier,
+                                      primaryAccountNumberSuffix: $0.primaryAccountNumberSuffix,
+                                      deviceName: $0.deviceName, isRemotePass: $0.isRemotePass)
+            }
+        case WireMethod.watchIsPaired:
+            return try device.settings().watchPaired
+        case WireMethod.uiPrompt, WireMethod.uiBiometric:
+            guard request.role == .ui else {
+                throw RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                     message: "\(request.method) is only available to the UI extension point")
+            }
+            guard let userAgent else {
+                throw RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "no user agent is attached to answer \(request.method)")
+            }
+            if request.method == WireMethod.uiPrompt {
+                return try await userAgent.prompt(request.params(UIPromptParams.self))
+            }
+            return try await userAgent.biometric(request.params(UIBiometricParams.self))
+        default:
+            throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "the host offers no service \(request.method)")
+        }
+    }
+}
+
+/// The user: answers the UI extension's prompts and biometric requests.
+public protocol UserAgent: Sendable {
+    func prompt(_ prompt: UIPromptParams) async throws -> UIPromptResult
+    func biometric(_ request: UIBiometricParams) async throws -> UIBiometricResult
+}
