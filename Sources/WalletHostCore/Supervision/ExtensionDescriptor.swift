@@ -41,4 +41,27 @@ public struct CallOutcome<Result: Sendable>: Sendable {
     /// The highest footprint sampled during the call.
     public var peakFootprintBytes: Int?
     public var pid: Int32?
+
+    public init(method: String, result: Swift.Result<Result, ExtensionCallError>, launchMilliseconds: Double?,
+                callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?) {
+        self.method = method
+        self.result = result
+        self.launchMilliseconds = launchMilliseconds
+        self.callMilliseconds = callMilliseconds
+        self.totalMilliseconds = totalMilliseconds
+        self.peakFootprintBytes = peakFootprintBytes
+        self.pid = pid
+    }
+}
+
+extension ExtensionDescriptor {
+    /// The descriptor for a loaded extension bundle.
+    /// - Parameter appGroups: App Group identifier -> container directory, for the groups the extension may use.
+    public init(bundle: ExtensionBundle, appGroups: [String: String]) {
+        self.init(bundlePath: bundle.url.path, executablePath: bundle.executableURL.path,
+                  bundleIdentifier: bundle.bundleIdentifier,
+                  containingAppBundleIdentifier: bundle.containingAppBundleIdentifier ?? "",
+                  principalClass: bundle.principalClass ?? bundle.mainStoryboard ?? "",
+                  point: bundle.extensionPoint, appGroups: appGroups)
+    }
 }

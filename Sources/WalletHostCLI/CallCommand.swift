@@ -1,0 +1,89 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+
+/// `wallet-host call APPEX METHOD`: one call, with its result, timings and peak footprint.
+struct CallCommand {
+    let appexURL: URL
+    let method: String
+    let params: JSONValue
+    let stateURL: URL
+    let json: Bool
+    let configuration: HostConfiguration
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, valued: ["params", "state", "deadline", "memory-limit", "hang-grace"],
+                                         flags: ["json"])
+        guard parsed.positionals.count == 2 else { throw UsageError("call needs APPEX and METHOD") }
+        appexURL = URL(fileURLWithPath: parsed.positionals[0])
+        method = parsed.positionals[1]
+        if let text = parsed.value("params") {
+            do {
+                params = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            } catch {
+                throw UsageError("--params is not valid JSON: \(WireCodec.describe(error))")
+            }
+        } else {
+            params = .object([:])
+        }
+        stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) } ?? StateDirectory.defaultURL
+        json = parsed.has("json")
+        configuration = try HostOptions.configuration(from: parsed)
+    }
+
+    func run() async throws -> Int32 {
+        let (bundle, findings) = BundleLoader().loadExtension(at: appexURL)
+        guard let bundle else {
+            let errors = findings.filter { $0.severity == .error }
+            throw CommandFailure("cannot load \(appexURL.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        let state = StateDirectory(url: stateURL)
+        let events = EventCollector(forwardingTo: try EventLogFile(directory: state.logsURL))
+        var configuration = configuration
+        configuration.events = events
+        configuration.services = DeviceServices(device: SimulatedDevice(state: state))
+        configuration.idleTimeout = nil
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))
+        let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
+
+        let outcome = await MethodResultShape.call(runner, method: method, params: params)
+        var lateNote: String?
+        if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded {
+            lateNote = await waitForLateCompletion(events, grace: configuration.hangGrace)
+        }
+        await runner.stop(reason: "call finished")
+
+        let deadline = configuration.deadline(for: method, at: descriptor.point)
+        if json {
+            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote))
+        } else {
+            print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
+        }
+        if case .failure = outcome.result { return 1 }
+        return 0
+    }
+
+    /// After a missed deadline, gives the extension its grace to answer late, so the report can
+    /// say how long it really took ("status took 152 ms").
+    private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
+        let giveUp = ContinuousClock.now + grace
+        while ContinuousClock.now < giveUp {
+            if let late = events.events.last(where: { $0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged" }) {
+                return late.message
+            }
+            if events.events.contains(where: { $0.kind == "exit" }) { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+}
+
+/// A failure to report in one sentence, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import WalletHostCore
+import WalletWire
+
+/// Renders a call's outcome for people and for machines.
+enum CallReport {
+    static func human(_ outcome: CallOutcome<JSONValue>, executable: String, deadline: Duration?, lateNote: String?) -> String {
+        var lines: [String] = []
+        let process = outcome.pid.map { "\(executable)[\($0)]" } ?? executable
+        switch outcome.result {
+        case .success(let value):
+            lines.append("\(outcome.method) -> \(process)")
+            lines.append(pretty(value))
+        case .failure(let error):
+            lines.append("\(outcome.method) FAILED -> \(process)")
+            lines.append("  \(error.message)")
+            if let lateNote { lines.append("  \(lateNote)") }
+        }
+        var timing = [String]()
+        if let launch = outcome.launchMilliseconds { timing.append("launch \(format(launch))") } else { timing.append("warm") }
+        timing.append("call \(format(outcome.callMilliseconds))")
+        var total = "total \(format(outcome.totalMilliseconds))"
+        if let deadline { total += " of \(format(milliseconds(deadline)))" }
+        timing.append(total)
+        if let peak = outcome.peakFootprintBytes { timing.append("peak footprint \(megabytes(peak))") }
+        lines.append(timing.joined(separator: " · "))
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ outcome: CallOutcome<JSONValue>, deadline: Duration?, lateNote: String?) -> String {
+        var object: [String: JSONValue] = [
+            "method": .string(outcome.method),
+            "callMs": .double(rounded(outcome.callMilliseconds)),
+            "totalMs": .double(rounded(outcome.totalMilliseconds)),
+            "launchMs": outcome.launchMilliseconds.map { .double(rounded($0)) } ?? .null,
+            "peakFootprintBytes": outcome.peakFootprintBytes.map { .integer($0) } ?? .null,
+            "pid": outcome.pid.map { .integer(Int($0)) } ?? .null,
+        ]
+        if let deadline { object["deadlineMs"] = .double(rounded(milliseconds(deadline))) }
+        switch outcome.result {
+        case .success(let value):
+            object["result"] = value
+        case .failure(let error):
+            var detail: [String: JSONValue] = ["code": .integer(error.code), "message": .string(error.message),
+                                               "kind": .string(error.kind.rawValue)]
+            if let lateNote { detail["late"] = .string(lateNote) }
+            object["error"] = .object(detail)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(JSONValue.object(object))) ?? Data(), as: UTF8.self)
+    }
+
+    private static func pretty(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func format(_ milliseconds: Double) -> String {
+        milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.1f ms", milliseconds)
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
+    }
+}
