@@ -17,7 +17,11 @@ enum CallReport {
             if let lateNote { lines.append("  \(lateNote)") }
         }
         var timing = [String]()
-        if let launch = outcome.launchMilliseconds { timing.append("launch \(format(launch))") } else { timing.append("warm") }
+        if let launch = outcome.launchMilliseconds {
+            timing.append("launch \(format(launch))")
+        } else {
+            timing.append(outcome.launchedProcess ? "launch unfinished" : "warm")
+        }
         timing.append("call \(format(outcome.callMilliseconds))")
         var total = "total \(format(outcome.totalMilliseconds))"
         if let deadline { total += " of \(format(milliseconds(deadline)))" }
@@ -35,6 +39,7 @@ enum CallReport {
             "launchMs": outcome.launchMilliseconds.map { .double(rounded($0)) } ?? .null,
             "peakFootprintBytes": outcome.peakFootprintBytes.map { .integer($0) } ?? .null,
             "pid": outcome.pid.map { .integer(Int($0)) } ?? .null,
+            "launchedProcess": .bool(outcome.launchedProcess),
         ]
         if let deadline { object["deadlineMs"] = .double(rounded(milliseconds(deadline))) }
         switch outcome.result {

@@ -24,7 +24,8 @@ enum MethodResultShape {
                                                          _ type: Result.Type) async -> CallOutcome<JSONValue> {
         let outcome = await runner.call(method, params: params, resultType: type)
         return CallOutcome(method: outcome.method, result: outcome.result.map(plainJSON),
-                           launchMilliseconds: outcome.launchMilliseconds, callMilliseconds: outcome.callMilliseconds,
+                           launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
+                           callMilliseconds: outcome.callMilliseconds,
                            totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
                            pid: outcome.pid)
     }

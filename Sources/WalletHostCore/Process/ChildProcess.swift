@@ -132,13 +132,6 @@ final class ChildProcess: Sendable {
         return TerminationStatus(waitStatus: status)
     }
 
-    /// True when the child has exited but not been reaped yet (it stays a zombie until then).
-    var isReapable: Bool {
-        var info = siginfo_t()
-        // WNOWAIT: look without reaping, so the I/O thread still collects the status.
-        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
-    }
-
     /// Releases the parent's descriptors (idempotent).
     func closeDescriptors() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }

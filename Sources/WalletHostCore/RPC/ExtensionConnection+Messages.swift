@@ -114,10 +114,17 @@ extension ExtensionConnection {
             context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
                                             message: "fd 4 ended in the middle of a line (\(partial) bytes without a newline)"))
         }
-        guard !child.isReapable else { return }
-        let reason = "closed fd 4 while still running"
-        failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] \(reason)"))
-        Task { _ = await self.stop(reason: reason, grace: .milliseconds(100)) }
+        // Closing fd 4 is usually the first sign of an exit; the pidfd follows within
+        // milliseconds and gives the better report (signal, memory). Only a process that is
+        // still running a moment later closed it on purpose.
+        guard !state.withLock({ $0.stopping }) else { return }
+        Task {
+            try? await Task.sleep(for: .milliseconds(100))
+            guard !self.hasExited, !self.state.withLock({ $0.stopping }) else { return }
+            let reason = "closed fd 4 while still running"
+            self.failAllPending(ExtensionCallError.protocolViolation("\(self.context.executableName)[\(self.child.pid)] \(reason)"))
+            _ = await self.stop(reason: reason, grace: .milliseconds(100))
+        }
     }
 
     func failAllPending(_ error: ExtensionCallError) {

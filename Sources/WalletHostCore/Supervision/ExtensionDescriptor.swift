@@ -32,8 +32,10 @@ public struct ExtensionDescriptor: Sendable {
 public struct CallOutcome<Result: Sendable>: Sendable {
     public var method: String
     public var result: Swift.Result<Result, ExtensionCallError>
-    /// Spawn + handshake, when this call launched the process; nil for a warm call.
+    /// Spawn + handshake, when this call launched the process and the handshake finished in time.
     public var launchMilliseconds: Double?
+    /// True when this call found no warm process and launched one.
+    public var launchedProcess: Bool
     /// From writing the request to the response (or to the failure).
     public var callMilliseconds: Double
     /// From the ask to the outcome: what the deadline is measured against.
@@ -43,10 +45,11 @@ public struct CallOutcome<Result: Sendable>: Sendable {
     public var pid: Int32?
 
     public init(method: String, result: Swift.Result<Result, ExtensionCallError>, launchMilliseconds: Double?,
-                callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?) {
+                launchedProcess: Bool, callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?) {
         self.method = method
         self.result = result
         self.launchMilliseconds = launchMilliseconds
+        self.launchedProcess = launchedProcess
         self.callMilliseconds = callMilliseconds
         self.totalMilliseconds = totalMilliseconds
         self.peakFootprintBytes = peakFootprintBytes

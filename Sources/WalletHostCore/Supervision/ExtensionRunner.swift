@@ -37,7 +37,7 @@ public actor ExtensionRunner {
     public func prewarm() async -> Result<InitializeResult, ExtensionCallError> {
         switch launchIfNeeded(askedAt: .now) {
         case .failure(let error): return .failure(error)
-        case .success((_, let handshake)): return await handshake.value
+        case .success(let launch): return await launch.handshake.value
         }
     }
 
@@ -56,16 +56,17 @@ public actor ExtensionRunner {
             callsInFlight -= 1
             scheduleIdleStop()
         }
-        let launched: (ExtensionConnection, Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>)
+        let launched: Launch
         switch launchIfNeeded(askedAt: askedAt) {
         case .failure(let error):
-            return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, callMilliseconds: 0,
+            return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
+                               callMilliseconds: 0,
                                totalMilliseconds: ExtensionConnection.milliseconds(.now - askedAt), peakFootprintBytes: nil, pid: nil)
         case .success(let value):
             launched = value
         }
-        let (connection, _) = launched
-        let wasCold = launchMilliseconds == nil
+        let connection = launched.connection
+        let wasCold = launched.launchedNow
         let reply = await connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
         let launch = wasCold ? launchMilliseconds : nil
         let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
@@ -82,7 +83,8 @@ public actor ExtensionRunner {
             return error
         }
         let callMilliseconds = reply.sentAt.map { ExtensionConnection.milliseconds(reply.finishedAt - $0) } ?? 0
-        return CallOutcome(method: method, result: decoded, launchMilliseconds: launch, callMilliseconds: callMilliseconds,
+        return CallOutcome(method: method, result: decoded, launchMilliseconds: launch, launchedProcess: wasCold,
+                           callMilliseconds: callMilliseconds,
                            totalMilliseconds: ExtensionConnection.milliseconds(reply.finishedAt - askedAt),
                            peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
     }
@@ -100,10 +102,17 @@ public actor ExtensionRunner {
 
     // MARK: Launch
 
-    private func launchIfNeeded(askedAt: ContinuousClock.Instant)
-        -> Swift.Result<(ExtensionConnection, Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>), ExtensionCallError> {
+    /// A running (or starting) process and its handshake.
+    private struct Launch {
+        var connection: ExtensionConnection
+        var handshake: Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>
+        /// True when this call started the process.
+        var launchedNow: Bool
+    }
+
+    private func launchIfNeeded(askedAt: ContinuousClock.Instant) -> Swift.Result<Launch, ExtensionCallError> {
         if let connection, let handshake, !connection.hasExited {
-            return .success((connection, handshake))
+            return .success(Launch(connection: connection, handshake: handshake, launchedNow: false))
         }
         connection = nil
         launchMilliseconds = nil
@@ -133,7 +142,7 @@ public actor ExtensionRunner {
         self.connection = connection
         let handshake = Task { await self.performHandshake(connection) }
         self.handshake = handshake
-        return .success((connection, handshake))
+        return .success(Launch(connection: connection, handshake: handshake, launchedNow: true))
     }
 
     private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
