@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import WalletHostCore
+import WalletWire
+
+@Suite("Deadlines, late and double completions", .serialized, .timeLimit(.minutes(2)))
+struct DeadlineTests {
+    @Test("a status that takes 150 ms misses the 100 ms deadline at once; the late answer is dropped and logged")
+    func slowStatusMisses() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex)
+        await runner.prewarm()
+        try ExampleBundles.setMode("slow-status 150", appex: appex)
+
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a 150 ms status must miss the 100 ms deadline")
+            return
+        }
+        #expect(error.kind == .deadlineExceeded)
+        #expect(error.message.contains("100 ms"))
+        #expect(error.message.contains("Wallet would not list the app"))
+        // The caller hears at the deadline, not when the extension finally answers.
+        #expect(outcome.totalMilliseconds < 140)
+        try await waitFor { events.events.contains { $0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged" } }
+        await runner.stop()
+    }
+
+    @Test("a status that takes 50 ms passes")
+    func fiftyMillisecondStatusPasses() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        await runner.prewarm()
+        try ExampleBundles.setMode("slow-status 50", appex: appex)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        let status = try outcome.result.get()
+        #expect(status.passEntriesAvailable)
+        #expect(outcome.totalMilliseconds >= 50)
+        await runner.stop()
+    }
+
+    @Test("a cold status counts the launch against the deadline")
+    func slowLaunchMissesStatus() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "slow-launch 200")
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a 200 ms launch must miss the 100 ms status deadline")
+            return
+        }
+        #expect(error.kind == .deadlineExceeded)
+        #expect(error.message.contains("launch"))
+        #expect(outcome.launchedProcess)
+        await runner.stop()
+    }
+
+    @Test("a late completion is dropped and logged; the process stays warm")
+    func lateCompletionDropped() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex) { $0.hangGrace = .seconds(2) }
+        await runner.prewarm()
+        let pid = await runner.pid
+        try ExampleBundles.setMode("late-complete 200", appex: appex)
+        let late = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? late.result.get()) == nil)
+        try await waitFor { events.events.contains { $0.kind == "lateCompletion" } }
+        let event = try #require(events.events.first { $0.kind == "lateCompletion" })
+        #expect(event.message?.contains("dropped") == true)
+
+        try ExampleBundles.setMode("normal", appex: appex)
+        let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? next.result.get()) != nil)
+        #expect(await runner.pid == pid)
+        await runner.stop()
+    }
+
+    @Test("a second completion of one request is dropped and logged")
+    func doubleCompletionDropped() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "double-complete")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? outcome.result.get()) != nil)
+        try await waitFor { events.events.contains { $0.kind == "doubleCompletion" } }
+        #expect(events.events.filter { $0.kind == "result" && $0.method == WireMethod.status }.count == 1)
+        await runner.stop()
+    }
+
+    @Test("a hung extension is stopped after the grace and relaunched on next use")
+    func hungExtensionIsStoppedAndRelaunched() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex) { $0.hangGrace = .milliseconds(300) }
+        await runner.prewarm()
+        let firstPID = await runner.pid
+        try ExampleBundles.setMode("hang", appex: appex)
+        let hung = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? hung.result.get()) == nil)
+        try await waitFor { events.events.contains { $0.kind == "exit" } }
+        #expect(events.events.contains { $0.kind == "hung" })
+
+        try ExampleBundles.setMode("normal", appex: appex)
+        let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? next.result.get()) != nil)
+        #expect(next.launchedProcess)
+        #expect(await runner.pid != firstPID)
+        #expect(await runner.launchCount == 2)
+        await runner.stop()
+    }
+
+    @Test("deadline overrides replace Wallet's defaults")
+    func deadlineOverride() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex) { $0.deadlineOverrides["status"] = .milliseconds(400) }
+        await runner.prewarm()
+        try ExampleBundles.setMode("slow-status 150", appex: appex)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? outcome.result.get()) != nil)
+        await runner.stop()
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `timeout`.
+func waitFor(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let giveUp = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < giveUp else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import WalletHostCore
+import WalletWire
+
+@Suite("Process lifecycle and misbehaving extensions", .serialized, .timeLimit(.minutes(3)))
+struct ProcessLifecycleTests {
+    @Test("every call gets a fresh handler instance while globals persist")
+    func freshInstancePerCall() async throws {
+        let (runner, _, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "normal"))
+        var globals: [Int] = []
+        for _ in 0..<4 {
+            let outcome = await runner.call(WireMethod.passEntries, params: NoParams(), resultType: PassEntriesResult.self)
+            let entry = try #require(try outcome.result.get().entries.first)
+            let details = Dictionary(entry.addRequestConfiguration.cardDetails.map { ($0.label, $0.value) }) { first, _ in first }
+            #expect(details["instanceCalls"] == "1")
+            globals.append(Int(details["globalCalls"] ?? "") ?? -1)
+        }
+        #expect(globals == globals.sorted() && Set(globals).count == 4, "the global counter grows: \(globals)")
+        #expect(await runner.launchCount == 1)
+        await runner.stop()
+    }
+
+    @Test("a crash mid-call fails the call with the signal and the next call relaunches", arguments: [
+        ("crash-signal", "SIGSEGV"), ("crash-fatal", ""),
+    ])
+    func crashMidCall(mode: String, signalName: String) async throws {
+        let appex = try ExampleBundles.testHelper(mode: mode)
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self) 
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("\(mode) must fail the call")
+            return
+        }
+        #expect(error.kind == .extensionTerminated)
+        #expect(error.message.contains("during status"))
+        if !signalName.isEmpty { #expect(error.message.contains(signalName)) }
+        try ExampleBundles.setMode("normal", appex: appex)
+        let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? next.result.get()) != nil)
+        await runner.stop()
+    }
+
+    @Test("garbage and oversized lines are logged and answered; the call still succeeds", arguments: [
+        "garbage-line", "oversized-line",
+    ])
+    func malformedLinesSurvive(mode: String) async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: mode)) {
+            $0.deadlineOverrides["status"] = .seconds(5)
+        }
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? outcome.result.get()) != nil)
+        let problem = try #require(events.events.first { $0.kind == "protocolError" })
+        if mode == "oversized-line" { #expect(problem.message?.contains("exceeds") == true) }
+        await runner.stop()
+    }
+
+    @Test("a result of the wrong shape is a protocol violation naming the key")
+    func wrongShape() async throws {
+        let (runner, _, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "wrong-shape"))
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a wrong-shaped status must fail")
+            return
+        }
+        #expect(error.kind == .protocolViolation)
+        #expect(error.message.contains("passEntriesAvailable"))
+        await runner.stop()
+    }
+
+    @Test("stdout noise is captured as log lines and never breaks the protocol")
+    func stdoutNoise() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "stdout-noise"))
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? outcome.result.get()) != nil)
+        await runner.stop()
+        #expect(events.outputLines.contains { $0.hasPrefix("stdout: ") })
+        #expect(events.outputLines.contains { $0.hasPrefix("stderr: ") })
+    }
+
+    @Test("a grandchild holding the pipe does not make a call hang past its deadline")
+    func grandchildHoldingPipe() async throws {
+        let (runner, _, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "fork-grandchild")) {
+            $0.deadlineOverrides["status"] = .seconds(10)
+        }
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("the extension exits without answering")
+            return
+        }
+        #expect(error.kind == .extensionTerminated)
+        #expect(outcome.totalMilliseconds < 5_000, "reaping must not wait for pipe EOF")
+        await runner.stop()
+    }
+
+    @Test("an extension that ignores exit and SIGTERM is killed with SIGKILL")
+    func ignoresExit() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "ignore-exit"))
+        _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        let exit = try #require(await runner.stop())
+        #expect(exit.status == .signaled(9))
+        #expect(events.events.contains { $0.kind == "kill" && $0.message?.contains("SIGKILL") == true })
+    }
+
+    @Test("an executable that cannot be started comes back as errno and path")
+    func execFailure() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        // Replace the executable with a file the kernel cannot execute.
+        let executable = appex.appendingPathComponent("TestHelperExt")
+        try FileManager.default.removeItem(at: executable)
+        try Data("not a program".utf8).write(to: executable)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a non-program must not launch")
+            return
+        }
+        #expect(error.kind == .launchFailed)
+        #expect(error.message.contains(executable.path))
+        #expect(error.message.contains("execve"))
+    }
+
+    @Test("no zombie and no leaked descriptor after 200 spawns")
+    func noLeaksAfterManySpawns() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let descriptorsBefore = try openDescriptorCount()
+        for _ in 0..<200 {
+            let (runner, _, _) = try ExampleBundles.runner(appex: appex) { $0.stopGrace = .milliseconds(500) }
+            let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+            #expect((try? outcome.result.get()) != nil)
+            await runner.stop()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try zombieChildren().isEmpty)
+        let descriptorsAfter = try openDescriptorCount()
+        #expect(descriptorsAfter <= descriptorsBefore + 4, "descriptors before \(descriptorsBefore), after \(descriptorsAfter)")
+    }
+
+    private func openDescriptorCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+
+    /// Children of this process in state Z.
+    private func zombieChildren() throws -> [String] {
+        let me = getpid()
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { $0.allSatisfy(\.isNumber) }.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && fields[0] == "Z" && Int32(fields[1]) == me
+        }
+    }
+}
