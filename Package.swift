@@ -10,6 +10,12 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
 ]
 
+/// Benchmark programs, run by scripts/bench (never by the tests).
+let benchmarkExecutables: [Target] = [
+    .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire"], path: "Benchmarks/HostBench"),
+]
+
 let package = Package(
     name: "WalletExtensionHost",
     platforms: [.macOS(.v15)],
@@ -29,5 +35,5 @@ let package = Package(
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire"]),
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-    ] + exampleExecutables
+    ] + exampleExecutables + benchmarkExecutables
 )
