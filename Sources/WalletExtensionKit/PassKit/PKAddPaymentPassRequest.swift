@@ -1,0 +1,53 @@
+import FoundationEssentials
+import Synchronization
+import WalletWire
+
+/// The encrypted card data Wallet sends to the payment network (`PKAddPaymentPassRequest`).
+///
+/// Set ``encryptedPassData`` and ``activationData``, plus ``ephemeralPublicKey`` (ECC_V2:
+/// an uncompressed point, 65 bytes starting `0x04`) or ``wrappedKey`` (RSA_V2).
+public final class PKAddPaymentPassRequest: Sendable {
+    private struct Fields {
+        var activationData: Data?
+        var encryptedPassData: Data?
+        var ephemeralPublicKey: Data?
+        var wrappedKey: Data?
+    }
+
+    private let fields = Mutex(Fields())
+
+    /// An empty request.
+    public init() {}
+
+    /// The one-time activation data for the payment network.
+    public var activationData: Data? {
+        get { fields.withLock { $0.activationData } }
+        set { fields.withLock { $0.activationData = newValue } }
+    }
+
+    /// The card data, encrypted for the leaf certificate's key.
+    public var encryptedPassData: Data? {
+        get { fields.withLock { $0.encryptedPassData } }
+        set { fields.withLock { $0.encryptedPassData = newValue } }
+    }
+
+    /// ECC_V2: the ephemeral public key, uncompressed.
+    public var ephemeralPublicKey: Data? {
+        get { fields.withLock { $0.ephemeralPublicKey } }
+        set { fields.withLock { $0.ephemeralPublicKey = newValue } }
+    }
+
+    /// RSA_V2: the AES key wrapped with the leaf certificate's RSA key.
+    public var wrappedKey: Data? {
+        get { fields.withLock { $0.wrappedKey } }
+        set { fields.withLock { $0.wrappedKey = newValue } }
+    }
+
+    /// The request as it travels in the `generateAddPaymentPassRequest` result.
+    var wireValue: AddPaymentPassRequestResult {
+        fields.withLock { fields in
+            AddPaymentPassRequestResult(activationData: fields.activationData, encryptedPassData: fields.encryptedPassData,
+                                        ephemeralPublicKey: fields.ephemeralPublicKey, wrappedKey: fields.wrappedKey)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// What the non-UI extension reports from `status`: whether Wallet should list the issuer
+/// and whether it must authenticate the user first (PassKit's class of the same name).
+///
+/// Create one, set the three properties, pass it to the completion handler. The properties
+/// are guarded by a lock, so the status may be built on one thread and completed on another.
+public final class PKIssuerProvisioningExtensionStatus: Sendable {
+    private struct Flags {
+        var passEntriesAvailable = false
+        var remotePassEntriesAvailable = false
+        var requiresAuthentication = false
+    }
+
+    private let flags = Mutex(Flags())
+
+    /// A status with every property `false`.
+    public init() {}
+
+    /// There are cards the user can add to this iPhone.
+    public var passEntriesAvailable: Bool {
+        get { flags.withLock { $0.passEntriesAvailable } }
+        set { flags.withLock { $0.passEntriesAvailable = newValue } }
+    }
+
+    /// There are cards the user can add to the paired Apple Watch.
+    public var remotePassEntriesAvailable: Bool {
+        get { flags.withLock { $0.remotePassEntriesAvailable } }
+        set { flags.withLock { $0.remotePassEntriesAvailable = newValue } }
+    }
+
+    /// Wallet must run the UI extension's authorization before asking for entries.
+    public var requiresAuthentication: Bool {
+        get { flags.withLock { $0.requiresAuthentication } }
+        set { flags.withLock { $0.requiresAuthentication = newValue } }
+    }
+}

@@ -1,0 +1,256 @@
+import FoundationEssentials
+import Synchronization
+import WalletWire
+
+/// The extension side of the wire protocol: handshake, call dispatch, cancellation,
+/// shutdown, and the routing of host responses to the extension's own service requests.
+///
+/// The reader thread feeds it one line at a time and is never blocked by a handler: every
+/// call runs on its own thread with a fresh principal instance, and answers through a
+/// single-shot ``RequestResponder``.
+final class ExtensionRuntime: Sendable {
+    private enum Phase {
+        case awaitingInitialize
+        case running(PrincipalClass)
+        case shuttingDown
+    }
+
+    private struct State {
+        var phase = Phase.awaitingInitialize
+        var callsInFlight: [RequestID: RequestResponder] = [:]
+    }
+
+    /// The runtime of this process, once ``WalletExtension/main(principalClasses:)`` has
+    /// started it; host services and the testing SPI reach the host through it.
+    static let current = Mutex<ExtensionRuntime?>(nil)
+
+    let writer: WireWriter
+    let hostCalls = HostCallTable()
+    /// False only for misbehaviour tests: `exit`, end of input and a broken pipe are ignored.
+    let exitsWhenHostAsks = Atomic<Bool>(true)
+
+    private let state = Mutex(State())
+    private let decoder = Mutex(WireCodec())
+    private let resolver: PrincipalClassResolver
+    private let terminate: @Sendable (Int32) -> Void
+    private let startThread: @Sendable (String, @escaping @Sendable () -> Void) -> Bool
+
+    /// - Parameters:
+    ///   - output: Where protocol lines go (fd 4).
+    ///   - resolver: Finds the principal class named in `initialize`.
+    ///   - terminate: Ends the process (`exit`); tests record the status instead.
+    ///   - startThread: Runs a call off the reader thread; tests may run it inline.
+    init(output: any WireOutput, resolver: PrincipalClassResolver,
+         terminate: @escaping @Sendable (Int32) -> Void,
+         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool = WorkerThread.start) {
+        self.resolver = resolver
+        self.terminate = terminate
+        self.startThread = startThread
+        writer = WireWriter(output: output)
+    }
+
+    // MARK: Input
+
+    /// Handles one line from fd 3 (without its newline).
+    func receive(line: Data) {
+        let message: WireMessage
+        do {
+            message = try decoder.withLock { codec throws(WireDecodingError) in try codec.decode(line) }
+        } catch {
+            Diagnostics.log("unreadable line from the host: \(error.reason)")
+            writer.sendError(id: error.id, RPCErrorObject(code: error.code, message: error.reason))
+            return
+        }
+        switch message {
+        case .request(let id, let method, let line):
+            receiveRequest(id: id, method: method, line: line)
+        case .notification(let method, let line):
+            receiveNotification(method: method, line: line)
+        case .response(let id, let line):
+            if !hostCalls.resolve(id, with: .success(line)) {
+                Diagnostics.log("response to \(id), which is not a pending service request; ignored")
+            }
+        case .errorResponse(let id?, let error):
+            if !hostCalls.resolve(id, with: .failure(error)) {
+                Diagnostics.log("error response to \(id), which is not a pending service request: \(error)")
+            }
+        case .errorResponse(nil, let error):
+            Diagnostics.log("the host could not read one of our lines: \(error)")
+        }
+    }
+
+    /// A line from the host passed the 16 MiB limit; the framer has dropped it.
+    func receiveOversizedLine(byteCount: Int) {
+        let message = "a line from the host exceeded \(WireProtocol.maximumLineBytes) bytes (\(byteCount) seen); dropped"
+        Diagnostics.log(message)
+        writer.sendError(id: nil, RPCErrorObject(code: RPCErrorCode.lineTooLong, message: message))
+    }
+
+    /// fd 3 reached end of file: the host has gone or closed the connection.
+    func receiveEndOfInput() {
+        if exitsWhenHostAsks.load(ordering: .relaxed) {
+            terminate(0)
+        } else {
+            Diagnostics.log("end of input on fd 3; staying up (testing: exit disabled)")
+        }
+    }
+
+    // MARK: Requests
+
+    private func receiveRequest(id: RequestID, method: String, line: Data) {
+        if method == WireMethod.initialize {
+            initialize(id: id, line: line)
+            return
+        }
+        let phase = state.withLock { $0.phase }
+        let principal: PrincipalClass
+        switch phase {
+        case .awaitingInitialize:
+            writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.notInitialized,
+                                                    message: "\(method) arrived before initialize"))
+            return
+        case .shuttingDown:
+            writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.invalidRequest,
+                                                    message: "\(method) arrived after shutdown; no new calls are taken"))
+            return
+        case .running(let runningPrincipal):
+            principal = runningPrincipal
+        }
+        if method == WireMethod.shutdown {
+            state.withLock { $0.phase = .shuttingDown }
+            writer.sendResponse(id: id, result: JSONValue.null)
+            return
+        }
+        guard principal.methods.contains(method) else {
+            writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                    message: "\(method) is not implemented by \(principal.name)"))
+            return
+        }
+        let work: @Sendable (RequestResponder) -> Void
+        switch principal {
+        case .provisioningHandler(let handlerClass):
+            guard let call = decodeProvisioningCall(id: id, method: method, line: line) else { return }
+            work = { responder in handlerClass.serve(call, responder: responder) }
+        case .authorizationProvider(let controllerClass):
+            work = { responder in controllerClass.serveAuthorization(responder: responder) }
+        }
+        startCall(id: id, method: method, work: work)
+    }
+
+    private func decodeProvisioningCall(id: RequestID, method: String, line: Data) -> ProvisioningCall? {
+        switch method {
+        case WireMethod.status: return .status
+        case WireMethod.passEntries: return .passEntries
+        case WireMethod.remotePassEntries: return .remotePassEntries
+        default:
+            do {
+                let params = try decoder.withLock { codec throws(WireDecodingError) in
+                    try codec.params(GenerateAddPaymentPassRequestParams.self, from: line)
+                }
+                return .generateAddPaymentPassRequest(params)
+            } catch {
+                writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
+                return nil
+            }
+        }
+    }
+
+    private func startCall(id: RequestID, method: String, work: @escaping @Sendable (RequestResponder) -> Void) {
+        let responder = RequestResponder(id: id, method: method, channel: self)
+        let registered = state.withLock { state in
+            guard state.callsInFlight[id] == nil else { return false }
+            state.callsInFlight[id] = responder
+            return true
+        }
+        guard registered else {
+            writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.invalidRequest,
+                                                    message: "request id \(id) is already in flight"))
+            return
+        }
+        let started = startThread(method) { work(responder) }
+        if !started {
+            responder.complete(.failure(RPCErrorObject(code: RPCErrorCode.internalError,
+                                                       message: "could not start a thread for \(method)")))
+        }
+    }
+
+    private func initialize(id: RequestID, line: Data) {
+        let params: InitializeParams
+        do {
+            params = try decoder.withLock { codec throws(WireDecodingError) in
+                try codec.params(InitializeParams.self, from: line)
+            }
+        } catch {
+            writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
+            return
+        }
+        guard case .awaitingInitialize = state.withLock({ $0.phase }) else {
+            writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "initialize was already received"))
+            return
+        }
+        guard params.protocolVersion == WireProtocol.version else {
+            writer.sendError(id: id, RPCErrorObject(
+                code: RPCErrorCode.unsupportedProtocolVersion,
+                message: "unsupported protocol version \(params.protocolVersion)",
+                data: .object(["supported": .array([.integer(WireProtocol.version)])])))
+            return
+        }
+        let principal: PrincipalClass
+        do {
+            principal = try resolver.resolve(params.principalClass)
+        } catch {
+            Diagnostics.log(error.message)
+            writer.sendError(id: id, error)
+            return
+        }
+        AppGroupContainers.useContainersFromHost(params.appGroups)
+        state.withLock { $0.phase = .running(principal) }
+        writer.sendResponse(id: id, result: InitializeResult(
+            methods: principal.methods,
+            runtime: InitializeResult.Runtime(name: WalletExtension.runtimeName, version: WalletExtension.version)))
+    }
+
+    // MARK: Notifications
+
+    private func receiveNotification(method: String, line: Data) {
+        switch method {
+        case WireMethod.exit:
+            if exitsWhenHostAsks.load(ordering: .relaxed) {
+                terminate(0)
+            } else {
+                Diagnostics.log("exit notification ignored (testing: exit disabled)")
+            }
+        case WireMethod.cancelRequest:
+            guard let params = try? decoder.withLock({ codec throws(WireDecodingError) in
+                try codec.params(CancelRequestParams.self, from: line)
+            }) else {
+                Diagnostics.log("$/cancelRequest without a readable id; ignored")
+                return
+            }
+            // Unknown or already answered ids are ignored, as the protocol says.
+            state.withLock { $0.callsInFlight[params.id] }?.cancel()
+        default:
+            break
+        }
+    }
+
+    /// The responder of a call still in flight, for the testing SPI.
+    func responderInFlight(_ id: RequestID) -> RequestResponder? {
+        state.withLock { $0.callsInFlight[id] }
+    }
+}
+
+extension ExtensionRuntime: ResponseChannel {
+    func deliver(id: RequestID, outcome: CallOutcome) {
+        switch outcome {
+        case .result(let result):
+            writer.sendResponse(id: id, result: result)
+        case .failure(let error):
+            writer.sendError(id: id, error)
+        }
+    }
+
+    func requestFinished(id: RequestID) {
+        state.withLock { _ = $0.callsInFlight.removeValue(forKey: id) }
+    }
+}

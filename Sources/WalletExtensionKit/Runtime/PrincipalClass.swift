@@ -1,0 +1,82 @@
+import WalletWire
+
+/// A class the runtime can instantiate as an extension's principal class: a subclass of
+/// ``PKIssuerProvisioningExtensionHandler`` (non-UI extension) or of
+/// ``PKIssuerProvisioningAuthorizationViewController`` adopting
+/// ``PKIssuerProvisioningExtensionAuthorizationProviding`` (UI extension).
+///
+/// Only the SDK's two base classes adopt it; pass your subclasses to
+/// ``WalletExtension/main(principalClasses:)``.
+public protocol WalletExtensionPrincipal: AnyObject {
+    init()
+}
+
+/// The principal class named by `NSExtensionPrincipalClass`, sorted by what it can do.
+enum PrincipalClass: Sendable {
+    case provisioningHandler(PKIssuerProvisioningExtensionHandler.Type)
+    case authorizationProvider(PKIssuerProvisioningAuthorizationViewController.Type)
+
+    /// The calls the class answers, as listed in the `initialize` result.
+    var methods: [String] {
+        switch self {
+        case .provisioningHandler:
+            return [WireMethod.status, WireMethod.passEntries, WireMethod.remotePassEntries,
+                    WireMethod.generateAddPaymentPassRequest]
+        case .authorizationProvider:
+            return [WireMethod.authorize]
+        }
+    }
+
+    /// The module-qualified class name, e.g. `WNonUIExt.WNonUIExtHandler`.
+    var name: String {
+        switch self {
+        case .provisioningHandler(let type): return String(reflecting: type)
+        case .authorizationProvider(let type): return String(reflecting: type)
+        }
+    }
+}
+
+/// Finds the principal class from its name.
+///
+/// `_typeByName` finds any module-qualified class in the running binary, so an extension
+/// normally registers nothing. The registration list covers names it cannot resolve
+/// (classes nested in other types, or a name given without its module).
+struct PrincipalClassResolver: Sendable {
+    let registered: [UncheckedSendable<any WalletExtensionPrincipal.Type>]
+
+    init(registered: [any WalletExtensionPrincipal.Type]) {
+        self.registered = registered.map { UncheckedSendable($0) }
+    }
+
+    /// The principal class called `name`.
+    /// - Throws: ``RPCErrorObject`` with ``RPCErrorCode/principalClassNotFound`` naming the
+    ///   class, when no class has that name or the class is neither kind of principal.
+    func resolve(_ name: String) throws(RPCErrorObject) -> PrincipalClass {
+        let candidate: Any.Type? = _typeByName(name) ?? registered.first { entry in
+            let qualified = String(reflecting: entry.value)
+            return qualified == name || qualified.split(separator: ".").last.map(String.init) == name
+        }?.value
+        guard let candidate else {
+            throw RPCErrorObject(
+                code: RPCErrorCode.principalClassNotFound,
+                message: "principal class \(name) not found: the binary has no class of that name "
+                    + "(use the module-qualified name, e.g. $(PRODUCT_MODULE_NAME).Handler, "
+                    + "or pass the class to WalletExtension.main(principalClasses:))")
+        }
+        if let handler = candidate as? PKIssuerProvisioningExtensionHandler.Type {
+            return .provisioningHandler(handler)
+        }
+        if let controller = candidate as? PKIssuerProvisioningAuthorizationViewController.Type {
+            guard controller is PKIssuerProvisioningExtensionAuthorizationProviding.Type else {
+                throw RPCErrorObject(
+                    code: RPCErrorCode.principalClassNotFound,
+                    message: "principal class \(name) does not adopt PKIssuerProvisioningExtensionAuthorizationProviding")
+            }
+            return .authorizationProvider(controller)
+        }
+        throw RPCErrorObject(
+            code: RPCErrorCode.principalClassNotFound,
+            message: "principal class \(name) is neither a PKIssuerProvisioningExtensionHandler subclass "
+                + "nor a PKIssuerProvisioningAuthorizationViewController subclass")
+    }
+}

@@ -1,0 +1,128 @@
+import Synchronization
+import WalletWire
+
+/// How a call ended: a result to encode, or an error.
+enum CallOutcome: Sendable {
+    case result(any Encodable & Sendable)
+    case failure(RPCErrorObject)
+}
+
+/// Where a responder's single answer goes; the runtime in a process, a recorder in tests.
+protocol ResponseChannel: Sendable {
+    /// Writes the response for `id`.
+    func deliver(id: RequestID, outcome: CallOutcome)
+    /// The call with this id will not be answered again; forget it.
+    func requestFinished(id: RequestID)
+}
+
+/// Answers one call exactly once.
+///
+/// PassKit's completion handlers are single-shot; so is this. The first completion is sent,
+/// a second one is dropped and reported on stderr, and once the host has cancelled the call
+/// (`$/cancelRequest`) the responder has already answered `requestCancelled` and drops the
+/// handler's late completion.
+final class RequestResponder: Sendable {
+    private enum Phase {
+        case running(cancellationHandlers: [@Sendable () -> Void], keepAlive: UncheckedSendable<AnyObject>?)
+        case answered
+        case cancelled
+    }
+
+    /// The host's id of the call.
+    let id: RequestID
+    /// The wire method, for messages to people.
+    let method: String
+    private let channel: any ResponseChannel
+    private let phase = Mutex(Phase.running(cancellationHandlers: [], keepAlive: nil))
+
+    init(id: RequestID, method: String, channel: any ResponseChannel) {
+        self.id = id
+        self.method = method
+        self.channel = channel
+    }
+
+    /// True once the host has cancelled the call.
+    var isCancelled: Bool {
+        phase.withLock { phase in
+            if case .cancelled = phase { return true }
+            return false
+        }
+    }
+
+    /// Sends the answer if this is the first completion.
+    /// - Returns: `true` when the answer was sent, `false` when it was dropped.
+    @discardableResult
+    func complete(_ outcome: CallOutcome) -> Bool {
+        enum Verdict { case send, twice, afterCancel }
+        let verdict: Verdict = phase.withLock { phase in
+            switch phase {
+            case .running:
+                phase = .answered
+                return .send
+            case .answered:
+                return .twice
+            case .cancelled:
+                return .afterCancel
+            }
+        }
+        switch verdict {
+        case .send:
+            channel.deliver(id: id, outcome: outcome)
+            channel.requestFinished(id: id)
+            return true
+        case .twice:
+            Diagnostics.log("completion called twice for \(method) (request \(id)); the second completion is dropped")
+            return false
+        case .afterCancel:
+            Diagnostics.log("completion for \(method) (request \(id)) came after the host cancelled it; dropped")
+            return false
+        }
+    }
+
+    /// Answers `requestCancelled` at once if the call is still running, and runs the
+    /// cancellation handlers (for example cancelling the Swift task of an async handler).
+    func cancel() {
+        let handlers: [@Sendable () -> Void]? = phase.withLock { phase in
+            guard case .running(let handlers, _) = phase else { return nil }
+            phase = .cancelled
+            return handlers
+        }
+        guard let handlers else { return }
+        channel.deliver(id: id, outcome: .failure(RPCErrorObject(
+            code: RPCErrorCode.requestCancelled, message: "request \(id) was cancelled")))
+        channel.requestFinished(id: id)
+        for handler in handlers { handler() }
+    }
+
+    /// Runs `handler` when the host cancels the call; at once if it already has.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = phase.withLock { phase in
+            switch phase {
+            case .running(var handlers, let keepAlive):
+                handlers.append(handler)
+                phase = .running(cancellationHandlers: handlers, keepAlive: keepAlive)
+                return false
+            case .cancelled:
+                return true
+            case .answered:
+                return false
+            }
+        }
+        if runNow { handler() }
+    }
+
+    /// Keeps `object` alive until the call is answered or cancelled, as a presented view
+    /// controller is kept alive by its presenter.
+    func keepAlive(_ object: AnyObject) {
+        phase.withLock { phase in
+            if case .running(let handlers, _) = phase {
+                phase = .running(cancellationHandlers: handlers, keepAlive: UncheckedSendable(object))
+            }
+        }
+    }
+
+    /// Testing SPI: writes a response for this call's id whatever the phase.
+    func deliverBypassingSingleShotGuard(_ outcome: CallOutcome) {
+        channel.deliver(id: id, outcome: outcome)
+    }
+}

@@ -1,0 +1,102 @@
+import FoundationEssentials
+import Synchronization
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the extension's protocol bytes go: fd 4 in a real process, a buffer in tests.
+protocol WireOutput: Sendable {
+    /// Writes every byte or throws; called with the writer's lock held, so one message is
+    /// never interleaved with another.
+    func write(_ bytes: Data) throws(WireOutputError)
+}
+
+/// Writing to the host failed; `EPIPE` means the host has gone.
+struct WireOutputError: Error, Sendable, CustomStringConvertible {
+    var errorNumber: Int32
+
+    var description: String { "write to the host failed: \(String(cString: strerror(errorNumber)))" }
+}
+
+/// Writes to a file descriptor, retrying partial writes and `EINTR`.
+struct FileDescriptorOutput: WireOutput {
+    let fileDescriptor: Int32
+
+    func write(_ bytes: Data) throws(WireOutputError) {
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw WireOutputError(errorNumber: failure) }
+    }
+}
+
+/// Encodes JSON-RPC messages and writes them as whole lines, one writer at a time.
+final class WireWriter: Sendable {
+    private let output: any WireOutput
+    private let codec = Mutex(WireCodec())
+
+    init(output: any WireOutput) {
+        self.output = output
+    }
+
+    /// Sends a success response.
+    func sendResponse(id: RequestID, result: some Encodable & Sendable) {
+        send("response to \(id)") { codec in try codec.response(id: id, result: result) }
+    }
+
+    /// Sends an error response; `id` is nil when the failed line had no readable id.
+    func sendError(id: RequestID?, _ error: RPCErrorObject) {
+        send("error response to \(id.map(String.init(describing:)) ?? "null")") { codec in
+            try codec.errorResponse(id: id, error: error)
+        }
+    }
+
+    /// Sends a request of the extension's own (a host-service call).
+    /// - Throws: the encoding or write failure, so that the caller does not wait for an answer.
+    func sendRequest(id: RequestID, method: String, params: some Encodable & Sendable) throws {
+        if let failure = send("\(method) request \(id)", encode: { codec in
+            try codec.request(id: id, method: method, params: params)
+        }) {
+            throw failure
+        }
+    }
+
+    /// Writes bytes exactly as given, under the same lock as whole messages.
+    func sendRaw(_ bytes: Data) {
+        send("raw bytes") { _ in bytes }
+    }
+
+    /// Encodes and writes one message under the lock; returns the failure, already logged.
+    @discardableResult
+    private func send(_ what: String, encode: (inout WireCodec) throws -> Data) -> (any Error)? {
+        let outcome: Result<Void, any Error> = codec.withLock { codec in
+            do {
+                let line = try encode(&codec)
+                try output.write(line)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard case .failure(let error) = outcome else { return nil }
+        // A broken pipe means the host has gone; end of input on fd 3 follows and ends the process.
+        Diagnostics.log("could not send \(what): \(error)")
+        return error
+    }
+}
