@@ -34,6 +34,8 @@ enum ExecutableFixture {
     case none
     /// Mach-O magic bytes, mode 755: a binary built for iOS or macOS.
     case machO
+    /// A zero-byte file, mode 755.
+    case empty
     /// A symbolic link to this absolute path.
     case symlink(to: String)
 }
@@ -55,8 +57,9 @@ enum BundleFileWriter {
             try script.write(to: url)
             let mode = if case .script = kind { 0o755 } else { 0o644 }
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
-        case .machO:
-            try Data([0xCF, 0xFA, 0xED, 0xFE, 0x07, 0x00, 0x00, 0x01]).write(to: url)
+        case .machO, .empty:
+            let bytes: [UInt8] = if case .machO = kind { [0xCF, 0xFA, 0xED, 0xFE, 0x07, 0x00, 0x00, 0x01] } else { [] }
+            try Data(bytes).write(to: url)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
         case .symlink(let target):
             try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)

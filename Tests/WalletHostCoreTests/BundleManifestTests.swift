@@ -86,7 +86,7 @@ struct BundleManifestTests {
             return appExtension
         })
         expectFinding(findings, .error, key: "CFBundleExecutable", pathSuffix: nonUIPlist,
-                      mentioning: "names \"WNonUIExt\"", "WNonUIExt.appex/WNonUIExt does not exist")
+                      mentioning: "names \"WNonUIExt\", which does not exist in the bundle")
     }
 
     @Test func executableWithoutExecuteBitIsAnError() throws {
@@ -141,6 +141,25 @@ struct BundleManifestTests {
             return appExtension
         })
         expectFinding(findings, .error, key: "CFBundleExecutable", pathSuffix: nonUIPlist, mentioning: "Mach-O")
+    }
+
+    @Test func emptyExecutableIsAnError() throws {
+        let (_, findings) = try loadFixture(withFirstExtension {
+            var appExtension = $0
+            appExtension.executable = .empty
+            return appExtension
+        })
+        expectFinding(findings, .error, key: "CFBundleExecutable", pathSuffix: nonUIPlist, mentioning: "which is empty")
+    }
+
+    @Test func danglingExecutableSymlinkIsAnError() throws {
+        let (_, findings) = try loadFixture(withFirstExtension {
+            var appExtension = $0
+            appExtension.executable = .symlink(to: "Nowhere")
+            return appExtension
+        })
+        expectFinding(findings, .error, key: "CFBundleExecutable", pathSuffix: nonUIPlist,
+                      mentioning: "a symbolic link whose target does not exist")
     }
 
     @Test func appWithoutExecutableFileStillLoads() throws {

@@ -101,11 +101,14 @@ extension BundleLoader {
     func appOutcome(at url: URL) -> LoadOutcome<AppBundle> {
         var outcome = LoadOutcome<AppBundle>()
         let manifest = BundleManifest.read(bundleURL: url, kind: .app, findings: &outcome.findings)
+        let summary = manifest.map(ContainingAppSummary.init)
+        if let summary {
+            containingAppChecks.checkAppEntitlement(of: summary, findings: &outcome.findings)
+        }
         // Extensions are read even when the app's own Info.plist is unusable, so all their findings show.
         var candidates = extensionURLs(inApp: url, findings: &outcome.findings).map(extensionReader.read(at:))
         var setFindings: [ValidationFinding] = []
-        if let manifest {
-            let summary = ContainingAppSummary(manifest)
+        if let summary {
             for index in candidates.indices {
                 containingAppChecks.checkMembership(of: &candidates[index], in: summary)
             }

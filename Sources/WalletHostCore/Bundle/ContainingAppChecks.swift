@@ -54,11 +54,15 @@ struct ContainingAppChecks {
         candidate.findings.error(path, Key.applicationGroups, problem)
     }
 
-    /// Checks the app's set of extensions as a whole and the app's own entitlement.
-    func checkExtensionSet(_ candidates: [ExtensionCandidate], of app: ContainingAppSummary, findings: inout [ValidationFinding]) {
+    /// Checks the app's own entitlement, which the host system needs before it loads any of the extensions.
+    func checkAppEntitlement(of app: ContainingAppSummary, findings: inout [ValidationFinding]) {
         EntitlementRequirement(policy: policy).check(
             app.entitlements, bundleURL: app.url, consequence: "would not load this app's extensions on a device",
             findings: &findings)
+    }
+
+    /// Checks the app's set of extensions as a whole.
+    func checkExtensionSet(_ candidates: [ExtensionCandidate], of app: ContainingAppSummary, findings: inout [ValidationFinding]) {
         guard !candidates.isEmpty else {
             findings.warning(app.url.path, Key.plugIns, "has no .appex extensions; the host has nothing to run for this app")
             return

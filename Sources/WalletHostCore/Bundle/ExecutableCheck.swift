@@ -32,7 +32,7 @@ struct ExecutableCheck {
         var linkStatus = stat()
         guard lstat(url.path, &linkStatus) == 0 else {
             findings.append(ValidationFinding(missingSeverity, path: infoPlistPath, key: key,
-                                              problem: "names \"\(name)\", but \(url.path) does not exist\(missingConsequence)"))
+                                              problem: "names \"\(name)\", which does not exist in the bundle\(missingConsequence)"))
             return nil
         }
         guard let resolvedPath = Self.realPath(url.path) else {
@@ -43,21 +43,21 @@ struct ExecutableCheck {
         let bundlePath = Self.realPath(bundleURL.path) ?? bundleURL.path
         guard resolvedPath.hasPrefix(bundlePath + "/") else {
             findings.error(infoPlistPath, key,
-                           "\(url.path) resolves to \(resolvedPath), outside the bundle directory \(bundlePath)")
+                           "names \"\(name)\", which resolves to \(resolvedPath), outside the bundle directory \(bundlePath)")
             return nil
         }
         var status = stat()
         guard stat(resolvedPath, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            findings.error(infoPlistPath, key, "\(url.path) is not a regular file")
+            findings.error(infoPlistPath, key, "names \"\(name)\", which is not a regular file")
             return nil
         }
         let permissions = status.st_mode & 0o7777
         guard permissions & 0o111 != 0, access(resolvedPath, X_OK) == 0 else {
             findings.error(infoPlistPath, key,
-                           "\(url.path) is not executable (mode \(String(permissions, radix: 8))); run chmod +x on it")
+                           "names \"\(name)\", which is not executable (mode \(String(permissions, radix: 8))); run chmod +x on it")
             return nil
         }
-        checkFormat(of: url, status: status, findings: &findings)
+        checkFormat(of: url, named: name, status: status, findings: &findings)
         return url
     }
 
@@ -66,7 +66,7 @@ struct ExecutableCheck {
         case empty, script, elf, machO, unknown
     }
 
-    private func checkFormat(of url: URL, status: stat, findings: inout [ValidationFinding]) {
+    private func checkFormat(of url: URL, named name: String, status: stat, findings: inout [ValidationFinding]) {
         #if os(Linux)
         let (nativeFormat, foreignFormat, foreignDescription) =
             (Format.elf, Format.machO, "a Mach-O binary, built for an Apple platform; Linux cannot run it")
@@ -78,12 +78,12 @@ struct ExecutableCheck {
         case .script, nativeFormat:
             return
         case .empty:
-            findings.error(infoPlistPath, key, "\(url.path) is empty; execve would fail with ENOEXEC")
+            findings.error(infoPlistPath, key, "names \"\(name)\", which is empty; execve would fail with ENOEXEC")
         case foreignFormat:
-            findings.error(infoPlistPath, key, "\(url.path) is \(foreignDescription); build the executable for this platform")
+            findings.error(infoPlistPath, key, "names \"\(name)\", which is \(foreignDescription); build the executable for this platform")
         default:
             findings.warning(infoPlistPath, key,
-                             "\(url.path) is neither a native binary nor a \"#!\" script; execve would likely fail with ENOEXEC")
+                             "names \"\(name)\", which is neither a native binary nor a \"#!\" script; execve would likely fail with ENOEXEC")
         }
     }
 

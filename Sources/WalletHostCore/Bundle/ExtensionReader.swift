@@ -124,7 +124,7 @@ struct ExtensionReader {
                                      "not allowed for \(pointName), a non-UI extension point; set NSExtensionPrincipalClass instead")
         case (nil, _?) where candidate.extensionPoint?.role == .ui:
             candidate.findings.note(path, Key.extensionMainStoryboard,
-                                    "the host cannot read storyboards, so initialize carries no principalClass; the extension must find its entry point itself")
+                                    "the host cannot read storyboards, so the extension's runtime must find its entry point without a principal class")
         case (_?, nil), (nil, _?):
             break
         }
