@@ -150,7 +150,8 @@ extension BundleLoader {
                 containingAppBundleIdentifier = appIdentifier
             } else {
                 candidate.findings.note(url.path, Key.bundle,
-                                        "sits in \(appURL.lastPathComponent)/PlugIns, but that app has no usable CFBundleIdentifier; the identifier prefix and App Groups were not checked")
+                                        "sits in \(appURL.lastPathComponent)/PlugIns, but that app has no usable CFBundleIdentifier; "
+                                            + "the identifier prefix and App Groups were not checked")
             }
         }
         var outcome = LoadOutcome<ExtensionBundle>(findings: candidate.findings, bundleCount: 1)
@@ -192,7 +193,8 @@ extension BundleLoader {
             guard let loaded = app.loaded.first else { continue }
             if let owner = firstOwner[loaded.bundleIdentifier] {
                 outcome.findings.error(loaded.url.appendingPathComponent("Info.plist").path, Key.bundleIdentifier,
-                                       "\"\(loaded.bundleIdentifier)\" is also the identifier of \(owner); the host cannot tell the two apps apart, so this one is not loaded")
+                                       "\"\(loaded.bundleIdentifier)\" is also the identifier of \(owner); "
+                                           + "the host cannot tell the two apps apart, so this one is not loaded")
                 continue
             }
             firstOwner[loaded.bundleIdentifier] = name

@@ -28,7 +28,8 @@ struct ContainingAppChecks {
         if let appIdentifier = app.bundleIdentifier, let identifier = manifest.bundleIdentifier,
            !identifier.hasPrefix(appIdentifier + ".") {
             candidate.findings.error(manifest.infoPlistPath, Key.bundleIdentifier,
-                                     "\"\(identifier)\" does not start with the containing app's identifier and a dot (\"\(appIdentifier).\"); iOS refuses to install an app whose extensions are not prefixed this way")
+                                     "\"\(identifier)\" does not start with the containing app's identifier and a dot (\"\(appIdentifier).\"); "
+                                         + "iOS refuses to install an app whose extensions are not prefixed this way")
         }
         checkAppGroups(of: &candidate, manifest: manifest, in: app)
     }
@@ -106,7 +107,8 @@ struct ContainingAppChecks {
         }
         if let first = ui.first, nonUI.isEmpty, !nonUIPoints.isEmpty {
             findings.warning(app.url.path, Key.plugIns,
-                             "has a UI extension (\(first.name)) but no non-UI extension (\(nonUIPoints)); \(policy.hostName) asks only the non-UI extension for status, so it would never list this app")
+                             "has a UI extension (\(first.name)) but no non-UI extension (\(nonUIPoints)); "
+                                 + "\(policy.hostName) asks only the non-UI extension for status, so it would never list this app")
         }
     }
 }

@@ -138,13 +138,15 @@ struct ExtensionReader {
         let moduleName = BuildVariableExpander.moduleName(forExecutable: executableName)
         guard let dot = principalClass.firstIndex(of: ".") else {
             candidate.findings.note(path, Key.extensionPrincipalClass,
-                                    "\"\(principalClass)\" is not module-qualified; a Swift extension finds its class at runtime as \(moduleName).\(principalClass) ($(PRODUCT_MODULE_NAME).\(principalClass))")
+                                    "\"\(principalClass)\" is not module-qualified; "
+                                        + "a Swift extension finds its class at runtime as \(moduleName).\(principalClass) ($(PRODUCT_MODULE_NAME).\(principalClass))")
             return
         }
         let module = String(principalClass[..<dot])
         if module != moduleName {
             candidate.findings.warning(path, Key.extensionPrincipalClass,
-                                       "\"\(principalClass)\" is in module \(module), but the extension's module is \(moduleName) (from CFBundleExecutable); a Swift extension would not find the class")
+                                       "\"\(principalClass)\" is in module \(module), but the extension's module is \(moduleName) (from CFBundleExecutable); "
+                                           + "a Swift extension would not find the class")
         }
     }
 
@@ -163,7 +165,8 @@ struct ExtensionReader {
         }
         if policy.isBelowMinimumOSVersion(components.map { $0! }) {
             candidate.findings.warning(path, key,
-                                       "\(version) is below \(policy.minimumOSVersionString); \(policy.hostName) extensions need \(policy.platformName) \(policy.minimumOSVersionString) or later")
+                                       "\(version) is below \(policy.minimumOSVersionString); "
+                                           + "\(policy.hostName) extensions need \(policy.platformName) \(policy.minimumOSVersionString) or later")
         }
     }
 }
