@@ -21,30 +21,25 @@ public enum WalletExtensionTesting {
     }
 
     /// Sends a success response for the call `handler` is serving, bypassing the
-    /// single-shot guard (so it can answer twice, or after cancellation).
+    /// single-shot guard (so it can answer twice, or after cancellation). A call still
+    /// running counts as answered afterwards.
     /// - Parameter resultJSON: The `result` member, as raw JSON text (it may have any shape).
     public static func sendResponse(for handler: PKIssuerProvisioningExtensionHandler, resultJSON: String) {
-        guard let id = handler.invocation.responder?.id else {
-            Diagnostics.log("testing: sendResponse for a handler that serves no call")
-            return
+        guard let responder = responder(of: handler) else { return }
+        responder.writeBypassingSingleShotGuard {
+            writeRawLine("{\"id\":\(jsonText(of: responder.id)),\"jsonrpc\":\"2.0\",\"result\":\(resultJSON)}")
         }
-        sendRawResponse(id: id, resultJSON: resultJSON)
     }
 
-    /// Sends a success response for the call `handler` is serving, bypassing the
-    /// single-shot guard, with `result` encoded as the SDK would.
-    public static func sendResponse(for handler: PKIssuerProvisioningExtensionHandler,
-                                    result: some Encodable & Sendable) {
-        guard let responder = handler.invocation.responder else {
-            Diagnostics.log("testing: sendResponse for a handler that serves no call")
-            return
-        }
-        responder.deliverBypassingSingleShotGuard(.result(result))
+    /// Lets every completion of the call `handler` is serving reach the wire: a second
+    /// completion is sent again, and a completion after `$/cancelRequest` is sent too.
+    public static func disableSingleShotGuard(for handler: PKIssuerProvisioningExtensionHandler) {
+        responder(of: handler)?.singleShotGuardDisabled.store(true, ordering: .relaxed)
     }
 
-    /// The wire id of the call `handler` is serving, as JSON text (`7` or `"abc"`).
-    public static func requestIDJSON(of handler: PKIssuerProvisioningExtensionHandler) -> String? {
-        handler.invocation.responder.map { jsonText(of: $0.id) }
+    /// True when the host has cancelled the call `handler` is serving.
+    public static func isCancelled(_ handler: PKIssuerProvisioningExtensionHandler) -> Bool {
+        responder(of: handler)?.isCancelled ?? false
     }
 
     /// When false, the extension ignores the `exit` notification, end of input on fd 3 and a
@@ -58,8 +53,12 @@ public enum WalletExtensionTesting {
         ExtensionRuntime.current.withLock { $0 }
     }
 
-    private static func sendRawResponse(id: RequestID, resultJSON: String) {
-        writeRawLine("{\"id\":\(jsonText(of: id)),\"jsonrpc\":\"2.0\",\"result\":\(resultJSON)}")
+    private static func responder(of handler: PKIssuerProvisioningExtensionHandler) -> RequestResponder? {
+        guard let responder = handler.invocation.responder else {
+            Diagnostics.log("testing: \(type(of: handler)) instance serves no call")
+            return nil
+        }
+        return responder
     }
 
     private static func jsonText(of id: RequestID) -> String {

@@ -23,7 +23,7 @@ struct ValidateCommand {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(report.render())
+            print(report.render(), terminator: "")
         }
         return report.hasErrors ? 1 : 0
     }

@@ -34,6 +34,8 @@ final class RequestResponder: Sendable {
     let method: String
     private let channel: any ResponseChannel
     private let phase = Mutex(Phase.running(cancellationHandlers: [], keepAlive: nil))
+    /// Testing SPI: every completion goes on the wire, whatever the phase.
+    let singleShotGuardDisabled = Atomic<Bool>(false)
 
     init(id: RequestID, method: String, channel: any ResponseChannel) {
         self.id = id
@@ -53,6 +55,10 @@ final class RequestResponder: Sendable {
     /// - Returns: `true` when the answer was sent, `false` when it was dropped.
     @discardableResult
     func complete(_ outcome: CallOutcome) -> Bool {
+        if singleShotGuardDisabled.load(ordering: .relaxed) {
+            deliverBypassingSingleShotGuard(outcome)
+            return true
+        }
         enum Verdict { case send, twice, afterCancel }
         let verdict: Verdict = phase.withLock { phase in
             switch phase {
@@ -121,8 +127,26 @@ final class RequestResponder: Sendable {
         }
     }
 
-    /// Testing SPI: writes a response for this call's id whatever the phase.
+    /// Testing SPI: writes a response for this call's id whatever the phase. A call still
+    /// running counts as answered afterwards.
     func deliverBypassingSingleShotGuard(_ outcome: CallOutcome) {
+        markAnsweredIfRunning()
         channel.deliver(id: id, outcome: outcome)
+    }
+
+    /// Testing SPI: writes raw bytes in place of this call's response, as
+    /// ``deliverBypassingSingleShotGuard(_:)`` does for an outcome.
+    func writeBypassingSingleShotGuard(_ write: () -> Void) {
+        markAnsweredIfRunning()
+        write()
+    }
+
+    private func markAnsweredIfRunning() {
+        let wasRunning = phase.withLock { phase in
+            guard case .running = phase else { return false }
+            phase = .answered
+            return true
+        }
+        if wasRunning { channel.requestFinished(id: id) }
     }
 }
