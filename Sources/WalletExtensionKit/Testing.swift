@@ -42,11 +42,12 @@ public enum WalletExtensionTesting {
         responder(of: handler)?.isCancelled ?? false
     }
 
-    /// When false, the extension ignores the `exit` notification, end of input on fd 3 and a
-    /// broken fd 4, so that the host has to escalate to signals. True by default.
+    /// When false, the extension ignores the `exit` notification and end of input on fd 3,
+    /// so that the host has to escalate to signals. True by default; may be set before
+    /// ``WalletExtension/main(principalClasses:)``.
     public static var exitsWhenHostAsks: Bool {
-        get { runtime?.exitsWhenHostAsks.load(ordering: .relaxed) ?? true }
-        set { runtime?.exitsWhenHostAsks.store(newValue, ordering: .relaxed) }
+        get { ExtensionRuntime.exitsWhenHostAsks.load(ordering: .relaxed) }
+        set { ExtensionRuntime.exitsWhenHostAsks.store(newValue, ordering: .relaxed) }
     }
 
     private static var runtime: ExtensionRuntime? {

@@ -26,8 +26,9 @@ final class ExtensionRuntime: Sendable {
 
     let writer: WireWriter
     let hostCalls = HostCallTable()
-    /// False only for misbehaviour tests: `exit`, end of input and a broken pipe are ignored.
-    let exitsWhenHostAsks = Atomic<Bool>(true)
+    /// False only for misbehaviour tests: `exit` and end of input are ignored. Process-wide,
+    /// so that a test extension can set it before the runtime starts.
+    static let exitsWhenHostAsks = Atomic<Bool>(true)
 
     private let state = Mutex(State())
     private let decoder = Mutex(WireCodec())
@@ -88,7 +89,7 @@ final class ExtensionRuntime: Sendable {
 
     /// fd 3 reached end of file: the host has gone or closed the connection.
     func receiveEndOfInput() {
-        if exitsWhenHostAsks.load(ordering: .relaxed) {
+        if Self.exitsWhenHostAsks.load(ordering: .relaxed) {
             terminate(0)
         } else {
             Diagnostics.log("end of input on fd 3; staying up (testing: exit disabled)")
@@ -215,7 +216,7 @@ final class ExtensionRuntime: Sendable {
     private func receiveNotification(method: String, line: Data) {
         switch method {
         case WireMethod.exit:
-            if exitsWhenHostAsks.load(ordering: .relaxed) {
+            if Self.exitsWhenHostAsks.load(ordering: .relaxed) {
                 terminate(0)
             } else {
                 Diagnostics.log("exit notification ignored (testing: exit disabled)")
