@@ -55,6 +55,12 @@ public enum WireMethod {
     public static let uiBiometric = "ui.biometric"
     /// Notification: a log line from the extension (optional; stderr works too).
     public static let log = "$/log"
+
+    /// Every method name above.
+    public static let all: [String] = [
+        initialize, status, passEntries, remotePassEntries, generateAddPaymentPassRequest, authorize, shutdown, exit,
+        cancelRequest, passLibraryPasses, watchIsPaired, uiPrompt, uiBiometric, log,
+    ]
 }
 
 /// Extension point identifiers of Apple Wallet's issuer provisioning extensions.

@@ -78,6 +78,9 @@ public struct WireCodec {
     /// Classifies one line (without its newline) by its envelope.
     /// - Throws: ``WireDecodingError`` when the line is not JSON or not JSON-RPC 2.0.
     public func decode(_ line: Data) throws(WireDecodingError) -> WireMessage {
+        guard String(validating: line, as: UTF8.self) != nil else {
+            throw WireDecodingError(code: RPCErrorCode.parseError, reason: "not valid UTF-8")
+        }
         let envelope: Envelope
         do {
             envelope = try decoder.decode(Envelope.self, from: line)
@@ -170,15 +173,19 @@ private struct Envelope: Decodable {
         } catch {
             throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "a message must be a JSON object")
         }
+        // The id is read first so that a message that is wrong elsewhere can still be answered by id.
+        var decodedID: RequestID?
         func field<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
             do {
                 return try container.decodeIfPresent(type, forKey: key)
             } catch {
-                throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "\"\(key.stringValue)\" has the wrong type")
+                throw WireDecodingError(code: RPCErrorCode.invalidRequest, reason: "\"\(key.stringValue)\" has the wrong type",
+                                        id: decodedID)
             }
         }
+        decodedID = try container.contains(.id) && !container.decodeNil(forKey: .id) ? field(RequestID.self, .id) : nil
+        id = decodedID
         jsonrpc = try field(String.self, .jsonrpc)
-        id = try container.contains(.id) && !container.decodeNil(forKey: .id) ? field(RequestID.self, .id) : nil
         method = try field(String.self, .method)
         error = try field(RPCErrorObject.self, .error)
         hasResult = container.contains(.result)

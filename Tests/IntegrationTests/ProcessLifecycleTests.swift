@@ -41,17 +41,33 @@ struct ProcessLifecycleTests {
         await runner.stop()
     }
 
-    @Test("garbage and oversized lines are logged and answered; the call still succeeds", arguments: [
-        "garbage-line", "oversized-line",
-    ])
-    func malformedLinesSurvive(mode: String) async throws {
-        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: mode)) {
-            $0.deadlineOverrides["status"] = .seconds(5)
-        }
+    @Test("a garbage line is logged and answered; the call still succeeds")
+    func garbageLineSurvives() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "garbage-line"))
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? outcome.result.get()) != nil)
         let problem = try #require(events.events.first { $0.kind == "protocolError" })
-        if mode == "oversized-line" { #expect(problem.message?.contains("exceeds") == true) }
+        #expect(problem.message?.contains("not valid JSON") == true)
+        await runner.stop()
+    }
+
+    @Test("an oversized line fails the call in flight at once, naming its size; the host and the process survive")
+    func oversizedLineFailsCall() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "oversized-line")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex) {
+            $0.deadlineOverrides["status"] = .seconds(10)
+        }
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a 17 MiB line must fail the call in flight")
+            return
+        }
+        #expect(error.kind == .protocolViolation)
+        #expect(error.message.contains("exceeds the 16777216-byte limit"))
+        #expect(events.events.contains { $0.kind == "protocolError" })
+        try ExampleBundles.setMode("normal", appex: appex)
+        let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect((try? next.result.get()) != nil)
         await runner.stop()
     }
 

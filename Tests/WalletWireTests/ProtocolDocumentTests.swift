@@ -10,14 +10,8 @@ import WalletWire
 struct ProtocolDocumentTests {
     static let wireTag = "json wire"
 
-    /// Every method constant of ``WireMethod``. WireMethod has no list of its own, so a
-    /// new constant must be added here (and documented with an example).
-    static let allMethods = [
-        WireMethod.initialize, WireMethod.status, WireMethod.passEntries, WireMethod.remotePassEntries,
-        WireMethod.generateAddPaymentPassRequest, WireMethod.authorize, WireMethod.shutdown, WireMethod.exit,
-        WireMethod.cancelRequest, WireMethod.passLibraryPasses, WireMethod.watchIsPaired, WireMethod.uiPrompt,
-        WireMethod.uiBiometric, WireMethod.log,
-    ]
+    /// Every method constant of ``WireMethod``; each must be documented with an example.
+    static let allMethods = WireMethod.all
 
     /// How to decode the params and the result of one method.
     struct Shape: Sendable {

@@ -24,11 +24,14 @@ public struct ExtensionCallError: Error, Sendable, CustomStringConvertible {
     /// A JSON-RPC error code: the extension's own, or one of the host-side codes.
     public var code: Int
     public var message: String
+    /// The `data` of the extension's error response, when it sent one.
+    public var data: JSONValue?
 
-    public init(_ kind: Kind, code: Int, message: String) {
+    public init(_ kind: Kind, code: Int, message: String, data: JSONValue? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
+        self.data = data
     }
 
     public var description: String { message }

@@ -10,8 +10,10 @@ extension ExtensionConnection {
     func handle(_ frame: LineFramer.Frame, loop: inout LoopState) {
         switch frame {
         case .oversized(let byteCount):
-            malformed("a line of \(byteCount) bytes exceeds the \(WireProtocol.maximumLineBytes)-byte limit",
-                      code: RPCErrorCode.lineTooLong, id: nil, loop: &loop)
+            let reason = "a line of \(byteCount) bytes exceeds the \(WireProtocol.maximumLineBytes)-byte limit"
+            // Most likely the response to a call in flight: fail it now rather than at its deadline.
+            failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] sent \(reason)"))
+            malformed(reason, code: RPCErrorCode.lineTooLong, id: nil, loop: &loop)
         case .line(let line):
             let message: WireMessage
             do {
@@ -24,7 +26,8 @@ extension ExtensionConnection {
             case .response(let id, let line):
                 resolve(id: id, outcome: .success(line))
             case .errorResponse(let id?, let error):
-                resolve(id: id, outcome: .failure(ExtensionCallError(.extensionError, code: error.code, message: error.message)),
+                resolve(id: id, outcome: .failure(ExtensionCallError(.extensionError, code: error.code, message: error.message,
+                                                                     data: error.data)),
                         wireError: error)
             case .errorResponse(nil, let error):
                 context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier,

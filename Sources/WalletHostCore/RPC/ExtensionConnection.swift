@@ -81,6 +81,9 @@ final class ExtensionConnection: Sendable {
             if let exit = state.exit {
                 return Self.terminationError(exit, method: method)
             }
+            if gated, let implemented = state.implementedMethods, !implemented.contains(method) {
+                return Self.notImplemented(method, executable: context.executableName)
+            }
             if state.stopping {
                 return ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                           message: "\(context.executableName)[\(child.pid)] is shutting down")
@@ -124,20 +127,39 @@ final class ExtensionConnection: Sendable {
         wake()
     }
 
-    /// Lets gated calls through: the handshake succeeded.
-    func openGate() {
-        state.withLock { state in
-            guard state.exit == nil else { return }
+    /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did
+    /// not list in `initialize` fail as not implemented and are never sent.
+    func openGate(implementedMethods: [String]) {
+        let refused = state.withLock { state -> [PendingCall] in
+            guard state.exit == nil else { return [] }
             state.gateOpen = true
+            state.implementedMethods = Set(implementedMethods)
+            var refused: [PendingCall] = []
             for id in state.gatedIDs {
-                guard let line = state.pending[id]?.unsentLine else { continue }
+                guard let call = state.pending[id], let line = call.unsentLine else { continue }
+                if !implementedMethods.contains(call.method) {
+                    state.pending[id] = nil
+                    refused.append(call)
+                    continue
+                }
                 state.pending[id]?.unsentLine = nil
                 state.pending[id]?.sentAt = .now
                 writeLocked(line, state: &state)
             }
             state.gatedIDs.removeAll()
+            return refused
+        }
+        for call in refused {
+            call.continuation.resume(returning: CallReply(outcome: .failure(Self.notImplemented(call.method,
+                                                                                                executable: context.executableName)),
+                                                          finishedAt: .now))
         }
         wake()
+    }
+
+    static func notImplemented(_ method: String, executable: String) -> ExtensionCallError {
+        ExtensionCallError(.notImplemented, code: RPCErrorCode.methodNotFound,
+                           message: "\(executable) does not implement \(method) (it did not list it in initialize)")
     }
 
     /// Writes now what the pipe takes; the I/O thread writes the rest when it drains.
@@ -205,6 +227,8 @@ struct ConnectionState {
     var pending: [RequestID: PendingCall] = [:]
     var gatedIDs: [RequestID] = []
     var gateOpen = false
+    /// The methods the extension listed in `initialize`; nil until the handshake completed.
+    var implementedMethods: Set<String>?
     var expired: [RequestID: ExpiredCall] = [:]
     /// Ids answered recently, to tell a double completion from a response to nothing.
     var recentlyCompleted = RecentSet<RequestID>(capacity: 1024)

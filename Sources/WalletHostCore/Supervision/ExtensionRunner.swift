@@ -172,7 +172,15 @@ public actor ExtensionRunner {
                 return .failure(.protocolViolation("\(descriptor.executableName) answered initialize with \(error)"))
             }
         }.mapError { error in
-            ExtensionCallError(error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded ? error.kind : .launchFailed,
+            if error.code == RPCErrorCode.unsupportedProtocolVersion, case .array(let versions)? = error.data?["supported"] {
+                let supported = versions.map { value -> String in
+                    if case .integer(let version) = value { return String(version) }
+                    return "?"
+                }
+                return ExtensionCallError(.launchFailed, code: error.code,
+                                          message: "\(descriptor.executableName) speaks protocol \(supported.joined(separator: ", ")), the host speaks \(WireProtocol.version)")
+            }
+            return ExtensionCallError(error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded ? error.kind : .launchFailed,
                                code: error.code, message: "handshake failed: \(error.message)")
         }
         let elapsed = ExtensionConnection.milliseconds(reply.finishedAt - connection.launchedAt)
@@ -182,7 +190,7 @@ public actor ExtensionRunner {
             configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
                                                   pid: connection.pid, milliseconds: elapsed,
                                                   message: "\(initialize.runtime.name) \(initialize.runtime.version): \(initialize.methods.joined(separator: ", "))"))
-            connection.openGate()
+            connection.openGate(implementedMethods: initialize.methods)
         case .failure(let error):
             configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
                                                   pid: connection.pid, milliseconds: elapsed, message: error.message))
