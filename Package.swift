@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire"]),
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"]),
+        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
     ] + exampleExecutables + benchmarkExecutables
 )
