@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program run to completion the way the host runs extensions (process group, pdeathsig,
+/// rlimits, allow-listed environment), with its output captured line by line. The host uses it
+/// to "open" a containing app, which logs in and writes its cards into its App Group.
+public struct ProcessRun: Sendable {
+    /// How the program ended.
+    public var status: TerminationStatus
+    public var stdoutLines: [String]
+    public var stderrLines: [String]
+    public var milliseconds: Double
+    /// True when the host killed it for running past the timeout.
+    public var timedOut: Bool
+
+    /// Runs `configuration` until it exits or `timeout` passes (then its group is killed).
+    /// - Throws: ``SpawnError`` when it cannot start.
+    public static func run(_ configuration: SpawnConfiguration, timeout: Duration) throws -> ProcessRun {
+        let started = ContinuousClock.now
+        let child = try ChildProcess.spawn(configuration)
+        defer { child.closeDescriptors() }
+        var stdout = LineCollector()
+        var stderr = LineCollector()
+        var timedOut = false
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var status: TerminationStatus?
+        while status == nil {
+            var fds = [
+                pollfd(fd: child.stdoutReader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child.stderrReader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = SystemCall.poll(&fds, timeoutMilliseconds: 20)
+            stdout.drain(child.stdoutReader, buffer)
+            stderr.drain(child.stderrReader, buffer)
+            status = child.reapIfExited()
+            if status == nil, ContinuousClock.now - started > timeout {
+                timedOut = true
+                child.signalGroup(SIGKILL)
+            }
+        }
+        child.signalGroup(SIGKILL)
+        stdout.drain(child.stdoutReader, buffer)
+        stderr.drain(child.stderrReader, buffer)
+        return ProcessRun(status: status!, stdoutLines: stdout.finish(), stderrLines: stderr.finish(),
+                          milliseconds: ExtensionConnection.milliseconds(.now - started), timedOut: timedOut)
+    }
+}
+
+/// Splits a non-blocking pipe's bytes into lines.
+private struct LineCollector {
+    private var partial = Data()
+    private var lines: [String] = []
+
+    mutating func drain(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
+        while let count = try? SystemCall.read(fd, into: buffer), count > 0 {
+            partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                partial.removeSubrange(partial.startIndex...newline)
+            }
+            if partial.count > 64 * 1024 {
+                lines.append(String(decoding: partial, as: UTF8.self))
+                partial.removeAll()
+            }
+        }
+    }
+
+    mutating func finish() -> [String] {
+        if !partial.isEmpty { lines.append(String(decoding: partial, as: UTF8.self)) }
+        partial.removeAll()
+        return lines
+    }
+}
