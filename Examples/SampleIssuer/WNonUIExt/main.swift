@@ -1,20 +1,5 @@
+// The non-UI extension's executable: the runtime finds WNonUIExt.WNonUIExtHandler (the
+// NSExtensionPrincipalClass, $(PRODUCT_MODULE_NAME).WNonUIExtHandler) by name.
 import WalletExtensionKit
-
-final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
-    var calls = 0
-    override func status(completion: @escaping (PKIssuerProvisioningExtensionStatus) -> Void) {
-        calls += 1
-        let status = PKIssuerProvisioningExtensionStatus()
-        status.passEntriesAvailable = true
-        status.requiresAuthentication = calls > 1
-        completion(status)
-        completion(status)
-    }
-    override func passEntries() async -> [PKIssuerProvisioningExtensionPassEntry] {
-        let passes = await PKPassLibrary().passes(of: .secureElement)
-        print("passes", passes.count)
-        return []
-    }
-}
 
 WalletExtension.main()
