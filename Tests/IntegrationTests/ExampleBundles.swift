@@ -27,9 +27,8 @@ enum ExampleBundles {
             .appendingPathComponent("wallet-host-bundles-\(getpid())")
         try? FileManager.default.removeItem(at: output)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repositoryRoot.appendingPathComponent("scripts/make-bundles").path,
-                             "--out", output.path, "--products", productsDirectory.path]
+        process.executableURL = repositoryRoot.appendingPathComponent("scripts/make-bundles")
+        process.arguments = ["--out", output.path, "--products", productsDirectory.path]
         process.standardOutput = FileHandle.nullDevice
         try? process.run()
         process.waitUntilExit()

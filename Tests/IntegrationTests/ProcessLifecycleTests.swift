@@ -150,7 +150,9 @@ struct ProcessLifecycleTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(try zombieChildren().isEmpty)
         let descriptorsAfter = try openDescriptorCount()
-        #expect(descriptorsAfter <= descriptorsBefore + 4, "descriptors before \(descriptorsBefore), after \(descriptorsAfter)")
+        // Other suites run alongside and hold a few descriptors of their own; a leak per spawn
+        // would show as hundreds.
+        #expect(descriptorsAfter - descriptorsBefore < 20, "descriptors before \(descriptorsBefore), after \(descriptorsAfter)")
     }
 
     private func openDescriptorCount() throws -> Int {

@@ -21,6 +21,9 @@ struct LoopState {
     var codec = WireCodec()
     var malformedLines = 0
     var stderrTail: [String] = []
+    /// Set when any stderr line reads like a failed allocation (the runtime's backtrace that
+    /// follows can push it out of the tail).
+    var sawAllocationFailure = false
     var lastSample = ContinuousClock.now - .seconds(1)
 }
 
@@ -156,6 +159,7 @@ extension ExtensionConnection {
 
     private func recordOutput(_ line: String, stream: String, loop: inout LoopState) {
         if stream == "stderr" {
+            if !loop.sawAllocationFailure, Self.looksLikeAllocationFailure([line]) { loop.sawAllocationFailure = true }
             loop.stderrTail.append(line)
             if loop.stderrTail.count > stderrTailCapacity { loop.stderrTail.removeFirst() }
         }
@@ -254,7 +258,7 @@ extension ExtensionConnection {
             let cause: ExtensionExit.Cause
             if let footprint = state.memoryKillFootprint {
                 cause = .memoryLimit(footprintBytes: footprint)
-            } else if Self.looksLikeAllocationFailure(loop.stderrTail) {
+            } else if loop.sawAllocationFailure {
                 cause = .memoryLimit(footprintBytes: state.lastFootprint)
             } else if let reason = state.hostStopReason {
                 cause = .stoppedByHost(reason: reason)

@@ -208,6 +208,10 @@ public actor ExtensionRunner {
         }
         let groups = (try? JSONSerialization.data(withJSONObject: descriptor.appGroups, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        // iOS kills a crashing extension at once; Swift's backtracer would first spend a
+        // noticeable fraction of a second symbolicating. Set SWIFT_BACKTRACE in the host's
+        // environment (it is passed through) to get backtraces in the extension log.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         environment[WireEnvironment.protocolVersion] = String(WireProtocol.version)
         environment[WireEnvironment.extensionPoint] = descriptor.point.identifier
         environment[WireEnvironment.bundleIdentifier] = descriptor.bundleIdentifier

@@ -17,7 +17,8 @@ public struct HostConfiguration: Sendable {
     /// The longest a launch + `initialize` may take when no call deadline is shorter.
     public var handshakeTimeout: Duration = .seconds(10)
     /// Host environment variables passed through to extensions; everything else is dropped.
-    public var environmentAllowList: [String] = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER"]
+    public var environmentAllowList: [String] = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER",
+                                                     "SWIFT_BACKTRACE"]
     /// Where events and extension output go.
     public var events: any HostEventSink = NullEventSink()
     /// Answers extensions' requests of the host; nil answers every request with "method not found".
