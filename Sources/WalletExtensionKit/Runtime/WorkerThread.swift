@@ -12,9 +12,13 @@ import Darwin
 /// hold up any other call, nor the reader that delivers `$/cancelRequest` and service
 /// responses.
 enum WorkerThread {
-    /// The stack of every SDK thread. `RLIMIT_DATA` counts thread stacks, so this is also
-    /// what each concurrent call costs against the memory limit (address space, not footprint).
-    static let stackSize = 1 << 20
+    /// The stack of every SDK thread: 512 KiB, what iOS gives secondary threads.
+    ///
+    /// `RLIMIT_DATA` counts thread stacks, so this is also what each concurrent call costs
+    /// against the memory limit (address space, not footprint: only touched pages are
+    /// resident). glibc keeps the stacks of finished threads cached for the next ones, so
+    /// after a burst of N concurrent calls about N x 512 KiB stays counted.
+    static let stackSize = 512 << 10
 
     /// Starts `body` on a new detached thread.
     /// - Returns: `false` when the system refused to create the thread (limits reached).

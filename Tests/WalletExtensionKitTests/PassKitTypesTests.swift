@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import WalletExtensionKit
+import WalletWire
+
+/// The PassKit-shaped value types and their wire forms.
+struct PassKitTypesTests {
+    static let art = CGImage(pngData: Data(base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)!
+
+    static func configuration() -> PKAddPaymentPassRequestConfiguration {
+        PKAddPaymentPassRequestConfiguration(encryptionScheme: .ECC_V2)!
+    }
+
+    @Test func aPaymentPassEntryNeedsAnIdentifierAndATitle() {
+        #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
+            identifier: "card-1", title: "Debit", art: Self.art, addRequestConfiguration: Self.configuration()) != nil)
+        #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
+            identifier: "", title: "Debit", art: Self.art, addRequestConfiguration: Self.configuration()) == nil)
+        #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
+            identifier: "card-1", title: " \n", art: Self.art, addRequestConfiguration: Self.configuration()) == nil)
+    }
+
+    @Test func onlyTheTwoWalletEncryptionSchemesMakeAConfiguration() {
+        #expect(PKAddPaymentPassRequestConfiguration(encryptionScheme: .ECC_V2) != nil)
+        #expect(PKAddPaymentPassRequestConfiguration(encryptionScheme: .RSA_V2) != nil)
+        #expect(PKAddPaymentPassRequestConfiguration(encryptionScheme: PKEncryptionScheme(rawValue: "AES")) == nil)
+    }
+
+    @Test func anEntryTravelsWithEveryConfigurationField() throws {
+        let configuration = PKAddPaymentPassRequestConfiguration(encryptionScheme: .RSA_V2)!
+        configuration.style = .access
+        configuration.cardholderName = "Jane Appleseed"
+        configuration.primaryAccountSuffix = "0005"
+        configuration.primaryAccountIdentifier = "FPAN-1"
+        configuration.paymentNetwork = .amex
+        configuration.localizedDescription = "Example Credit"
+        configuration.cardDetails.append(PKLabeledValue(label: "expiration", value: "11/28"))
+        configuration.productIdentifiers = ["b", "a"]
+        configuration.requiresFelicaSecureElement = true
+        let entry = try #require(PKIssuerProvisioningExtensionPaymentPassEntry(
+            identifier: "card-1", title: "Credit", art: Self.art, addRequestConfiguration: configuration))
+        #expect(entry.wireValue == WirePassEntry(
+            identifier: "card-1", title: "Credit", art: WirePassArt(png: Self.art.pngData),
+            addRequestConfiguration: WireAddRequestConfiguration(
+                encryptionScheme: "RSA_V2", cardholderName: "Jane Appleseed", primaryAccountSuffix: "0005",
+                primaryAccountIdentifier: "FPAN-1", paymentNetwork: "AmEx", localizedDescription: "Example Credit",
+                style: "access", cardDetails: [WireLabeledValue(label: "expiration", value: "11/28")],
+                productIdentifiers: ["a", "b"], requiresFelicaSecureElement: true)))
+        let back = PKAddPaymentPassRequestConfiguration(wireValue: entry.wireValue.addRequestConfiguration)
+        #expect(back.wireValue == entry.wireValue.addRequestConfiguration)
+    }
+
+    @Test func paymentNetworksUsePassKitsRawValues() {
+        #expect(PKPaymentNetwork.visa.rawValue == "Visa")
+        #expect(PKPaymentNetwork.masterCard.rawValue == "MasterCard")
+        #expect(PKPaymentNetwork.amex.rawValue == "AmEx")
+        #expect(PKEncryptionScheme.ECC_V2.rawValue == "ECC_V2")
+    }
+
+    @Test func anAddRequestLeavesOutWhatWasNotSet() {
+        let request = PKAddPaymentPassRequest()
+        request.encryptedPassData = Data([1])
+        request.activationData = Data([2])
+        #expect(request.wireValue == AddPaymentPassRequestResult(activationData: Data([2]), encryptedPassData: Data([1])))
+    }
+
+    @Test func caseInsensitiveContainsMatchesNSString() {
+        #expect("Jane's Apple Watch".localizedCaseInsensitiveContains("apple watch"))
+        #expect(!"iPhone".localizedCaseInsensitiveContains("Apple Watch"))
+        #expect(!"iPhone".localizedCaseInsensitiveContains(""))
+    }
+}
