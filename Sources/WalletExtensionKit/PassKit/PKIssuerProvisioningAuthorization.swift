@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How the user's authorization in the UI extension ended
 /// (`PKIssuerProvisioningExtensionAuthorizationResult`).
 public enum PKIssuerProvisioningExtensionAuthorizationResult: Int, Sendable, Hashable {
@@ -51,20 +49,12 @@ public protocol PKIssuerProvisioningExtensionAuthorizationProviding: AnyObject {
 /// user agent, reached through ``WalletUserInterface``. The call completes when
 /// `completionHandler` is called, which may happen after `viewDidLoad()` returns.
 open class PKIssuerProvisioningAuthorizationViewController: WalletExtensionPrincipal {
-    private let responder = Mutex<RequestResponder?>(nil)
-
     /// Creates a controller; the runtime calls this once per `authorize` call.
     public required init() {}
 
     /// Called once per `authorize` call, after `completionHandler` is set: show the login
     /// (with ``WalletUserInterface``) and call `completionHandler` when done.
     open func viewDidLoad() {}
-
-    /// The `authorize` call this controller serves; `nil` when the runtime did not create it.
-    var authorizationResponder: RequestResponder? {
-        get { responder.withLock { $0 } }
-        set { responder.withLock { $0 = newValue } }
-    }
 }
 
 /// Lets `class WUIExtHandler: UIViewController, PKIssuerProvisioningExtensionAuthorizationProviding`

@@ -64,7 +64,6 @@ extension PKIssuerProvisioningAuthorizationViewController {
                 message: "\(String(reflecting: self)) does not adopt PKIssuerProvisioningExtensionAuthorizationProviding")))
             return
         }
-        controller.authorizationResponder = responder
         responder.keepAlive(controller)
         provider.completionHandler = { result in
             responder.complete(.result(AuthorizeResult(result: result.wireValue)))

@@ -145,10 +145,7 @@ final class ExtensionRuntime: Sendable {
         case WireMethod.remotePassEntries: return .remotePassEntries
         default:
             do {
-                let params = try decoder.withLock { codec throws(WireDecodingError) in
-                    try codec.params(GenerateAddPaymentPassRequestParams.self, from: line)
-                }
-                return .generateAddPaymentPassRequest(params)
+                return .generateAddPaymentPassRequest(try params(GenerateAddPaymentPassRequestParams.self, from: line))
             } catch {
                 writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
                 return nil
@@ -178,9 +175,7 @@ final class ExtensionRuntime: Sendable {
     private func initialize(id: RequestID, line: Data) {
         let params: InitializeParams
         do {
-            params = try decoder.withLock { codec throws(WireDecodingError) in
-                try codec.params(InitializeParams.self, from: line)
-            }
+            params = try self.params(InitializeParams.self, from: line)
         } catch {
             writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
             return
@@ -222,9 +217,7 @@ final class ExtensionRuntime: Sendable {
                 Diagnostics.log("exit notification ignored (testing: exit disabled)")
             }
         case WireMethod.cancelRequest:
-            guard let params = try? decoder.withLock({ codec throws(WireDecodingError) in
-                try codec.params(CancelRequestParams.self, from: line)
-            }) else {
+            guard let params = try? params(CancelRequestParams.self, from: line) else {
                 Diagnostics.log("$/cancelRequest without a readable id; ignored")
                 return
             }
@@ -235,9 +228,8 @@ final class ExtensionRuntime: Sendable {
         }
     }
 
-    /// The responder of a call still in flight, for the testing SPI.
-    func responderInFlight(_ id: RequestID) -> RequestResponder? {
-        state.withLock { $0.callsInFlight[id] }
+    private func params<Params: Decodable & Sendable>(_ type: Params.Type, from line: Data) throws(WireDecodingError) -> Params {
+        try decoder.withLock { codec throws(WireDecodingError) in try codec.params(type, from: line) }
     }
 }
 

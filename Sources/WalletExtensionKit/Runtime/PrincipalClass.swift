@@ -7,7 +7,7 @@ import WalletWire
 ///
 /// Only the SDK's two base classes adopt it; pass your subclasses to
 /// ``WalletExtension/main(principalClasses:)``.
-public protocol WalletExtensionPrincipal: AnyObject {
+public protocol WalletExtensionPrincipal: AnyObject, SendableMetatype {
     init()
 }
 
@@ -42,20 +42,16 @@ enum PrincipalClass: Sendable {
 /// normally registers nothing. The registration list covers names it cannot resolve
 /// (classes nested in other types, or a name given without its module).
 struct PrincipalClassResolver: Sendable {
-    let registered: [UncheckedSendable<any WalletExtensionPrincipal.Type>]
-
-    init(registered: [any WalletExtensionPrincipal.Type]) {
-        self.registered = registered.map { UncheckedSendable($0) }
-    }
+    let registered: [any WalletExtensionPrincipal.Type]
 
     /// The principal class called `name`.
     /// - Throws: ``RPCErrorObject`` with ``RPCErrorCode/principalClassNotFound`` naming the
     ///   class, when no class has that name or the class is neither kind of principal.
     func resolve(_ name: String) throws(RPCErrorObject) -> PrincipalClass {
-        let candidate: Any.Type? = _typeByName(name) ?? registered.first { entry in
-            let qualified = String(reflecting: entry.value)
+        let candidate: Any.Type? = _typeByName(name) ?? registered.first { type in
+            let qualified = String(reflecting: type)
             return qualified == name || qualified.split(separator: ".").last.map(String.init) == name
-        }?.value
+        }
         guard let candidate else {
             throw RPCErrorObject(
                 code: RPCErrorCode.principalClassNotFound,
