@@ -37,11 +37,6 @@ public enum WalletExtensionTesting {
         responder(of: handler)?.singleShotGuardDisabled.store(true, ordering: .relaxed)
     }
 
-    /// True when the host has cancelled the call `handler` is serving.
-    public static func isCancelled(_ handler: PKIssuerProvisioningExtensionHandler) -> Bool {
-        responder(of: handler)?.isCancelled ?? false
-    }
-
     /// When false, the extension ignores the `exit` notification and end of input on fd 3,
     /// so that the host has to escalate to signals. True by default; may be set before
     /// ``WalletExtension/main(principalClasses:)``.
