@@ -13,7 +13,17 @@ commands:
   call APPEX METHOD [--params JSON] [--state DIR] [--json]
                     [--deadline METHOD=DURATION]... [--memory-limit SIZE]
         Run one call on an extension and report result, launch time, call time and peak footprint.
-  validate PATH...  Check .app/.appex bundles (or directories of .app) and print every finding.
+  validate PATH... [--json]
+        Check .app/.appex bundles (or directories of .app) and print every finding.
+  add-card [--apps DIR] [--state DIR] [--issuer ID] [--device iphone|watch]
+           [--user-agent FILE | --interactive] [--select all|ID,...] [--json]
+        Run Wallet's add-card flow: discovery, authorization, entries, card-by-card requests.
+  demo [--apps DIR] [--state DIR]
+        The sample issuer end to end on a fresh simulated device: iPhone, then the paired watch.
+  app open APP [--apps DIR] [--state DIR]
+        Run a containing app (it logs in and writes its cards) and mark it opened once.
+  passes list|add ID|remove ID|reset [--device iphone|watch] [--state DIR] [--json]
+  device [--watch paired|unpaired] [--state DIR] [--json]
 
 Exit status: 0 success, 1 the extension or bundle failed, 2 usage error.
 """
@@ -26,6 +36,16 @@ do {
         status = try await CallCommand(arguments: Array(arguments.dropFirst())).run()
     case "validate":
         status = try ValidateCommand(arguments: Array(arguments.dropFirst())).run()
+    case "add-card":
+        status = try await AddCardCommand(arguments: Array(arguments.dropFirst())).run()
+    case "demo":
+        status = try await DemoCommand(arguments: Array(arguments.dropFirst())).run()
+    case "app":
+        status = try StateCommands.app(Array(arguments.dropFirst()))
+    case "passes":
+        status = try StateCommands.passes(Array(arguments.dropFirst()))
+    case "device":
+        status = try StateCommands.device(Array(arguments.dropFirst()))
     case "-h", "--help", "help":
         print(usage)
         status = 0

@@ -5,8 +5,8 @@ import WalletWire
 /// keeps it warm across calls, relaunches it after a crash, a memory kill or a hang, and stops
 /// it when idle. Every call gets a deadline measured from the ask, launch included.
 public actor ExtensionRunner {
-    public let descriptor: ExtensionDescriptor
-    public let configuration: HostConfiguration
+    public nonisolated let descriptor: ExtensionDescriptor
+    public nonisolated let configuration: HostConfiguration
     private var connection: ExtensionConnection?
     private var handshake: Task<Result<InitializeResult, ExtensionCallError>, Never>?
     private var launchMilliseconds: Double?

@@ -1,0 +1,120 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+
+/// `wallet-host passes list|add|remove|reset` and `wallet-host device`.
+struct StateCommands {
+    static func passes(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valued: ["state", "device", "issuer", "suffix"], flags: ["json"])
+        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
+        let deviceKind = try parsed.value("device").map(parseDevice)
+        switch parsed.positionals.first {
+        case "list", nil:
+            let passes = try device.passes().filter { deviceKind == nil || $0.device == deviceKind }
+            if parsed.has("json") {
+                print(try JSONOutput.encode(passes))
+            } else if passes.isEmpty {
+                print("no passes")
+            } else {
+                for pass in passes {
+                    print("\(pass.deviceName): \(pass.primaryAccountIdentifier) ••\(pass.primaryAccountNumberSuffix) "
+                          + "from \(pass.issuer), added \(pass.dateAdded.formatted(.iso8601))")
+                }
+            }
+        case "add":
+            guard parsed.positionals.count == 2 else { throw UsageError("passes add needs a PRIMARY_ACCOUNT_ID") }
+            let pass = PassRecord(primaryAccountIdentifier: parsed.positionals[1],
+                                  primaryAccountNumberSuffix: parsed.value("suffix") ?? "0000",
+                                  device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual")
+            try device.addPass(pass)
+            print(parsed.has("json") ? try JSONOutput.encode(pass) : "added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
+        case "remove":
+            guard parsed.positionals.count == 2 else { throw UsageError("passes remove needs a PRIMARY_ACCOUNT_ID") }
+            let removed = try device.removePass(primaryAccountIdentifier: parsed.positionals[1], device: deviceKind)
+            print(parsed.has("json") ? "{\"removed\":\(removed)}" : "removed \(removed) pass(es)")
+            return removed > 0 ? 0 : 1
+        case "reset":
+            try device.state.update([PassRecord].self, in: device.state.passesURL, empty: []) { $0.removeAll { deviceKind == nil || $0.device == deviceKind } }
+            print(parsed.has("json") ? "{\"reset\":true}" : "pass library emptied")
+        case let other?:
+            throw UsageError("passes takes list, add, remove or reset, not \"\(other)\"")
+        }
+        return 0
+    }
+
+    static func device(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valued: ["state", "watch"], flags: ["json"])
+        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
+        if let watch = parsed.value("watch") {
+            guard watch == "paired" || watch == "unpaired" else { throw UsageError("--watch takes paired or unpaired") }
+            try device.updateSettings { $0.watchPaired = watch == "paired" }
+        }
+        let settings = try device.settings()
+        if parsed.has("json") {
+            print(try JSONOutput.encode(settings))
+        } else {
+            print("Apple Watch: \(settings.watchPaired ? "paired" : "not paired")")
+            print("apps opened: \(settings.launchedApps.isEmpty ? "none" : settings.launchedApps.joined(separator: ", "))")
+        }
+        return 0
+    }
+
+    /// `wallet-host app open APP`.
+    static func app(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, valued: ["state", "apps"], flags: ["json"])
+        guard parsed.positionals.count == 2, parsed.positionals[0] == "open" else { throw UsageError("usage: app open APP") }
+        let app = try loadApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
+        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
+        let result = try AppLauncher(device: device).open(app)
+        if parsed.has("json") {
+            print(try JSONOutput.encode(["app": app.bundleIdentifier, "stdout": result.run.stdoutLines.joined(separator: "\n"),
+                                         "milliseconds": String(format: "%.1f", result.run.milliseconds)]))
+        } else {
+            print("opened \(app.name) (\(String(format: "%.0f", result.run.milliseconds)) ms)")
+            for line in result.run.stdoutLines { print("  \(line)") }
+        }
+        return 0
+    }
+
+    /// An app by path, or by name/bundle id among the apps directory's.
+    static func loadApp(_ reference: String, appsDirectory: String?) throws -> AppBundle {
+        let url = URL(fileURLWithPath: reference)
+        if url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path) {
+            let (app, findings) = BundleLoader().loadApp(at: url)
+            guard let app else {
+                throw CommandFailure("cannot load \(reference):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
+            }
+            return app
+        }
+        let installed = InstalledApps(directory: URL(fileURLWithPath: appsDirectory ?? AppsDirectory.defaultPath))
+        guard let app = installed.app(named: reference) else {
+            throw CommandFailure("no app called \(reference) in \(appsDirectory ?? AppsDirectory.defaultPath)")
+        }
+        return app
+    }
+
+    static func stateURL(_ parsed: ParsedArguments) -> URL {
+        parsed.value("state").map { URL(fileURLWithPath: $0) } ?? StateDirectory.defaultURL
+    }
+
+    static func parseDevice(_ text: String) throws(UsageError) -> DeviceKind {
+        guard let kind = DeviceKind(rawValue: text) else { throw UsageError("--device takes iphone or watch, not \"\(text)\"") }
+        return kind
+    }
+}
+
+/// Where installed issuer apps are looked for when `--apps` is not given.
+enum AppsDirectory {
+    static var defaultPath: String {
+        ProcessInfo.processInfo.environment["WALLET_HOST_APPS"] ?? ".build/bundles"
+    }
+}
+
+enum JSONOutput {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import WalletWire
+
+/// One issuer as Wallet's discovery saw it.
+public struct DiscoveredIssuer: Sendable, Codable {
+    public var bundleIdentifier: String
+    public var name: String
+    /// Whether Wallet would list it under "From Apps on Your iPhone" for the chosen device.
+    public var listed: Bool
+    /// Why it is not listed (nil when listed).
+    public var reason: String?
+    public var status: StatusResult?
+    public var milliseconds: Double?
+}
+
+/// A card the flow tried to add.
+public struct CardOutcome: Sendable, Codable {
+    public var identifier: String
+    public var title: String
+    public var added: Bool
+    /// Why it was not added.
+    public var error: String?
+    public var milliseconds: Double?
+}
+
+/// One timed step of the flow, in order.
+public struct FlowStep: Sendable, Codable {
+    public var step: String
+    public var ok: Bool
+    public var milliseconds: Double?
+    public var detail: String
+}
+
+/// Everything the add-card flow did and concluded; `--json` prints it.
+public struct FlowReport: Sendable, Codable {
+    public var device: DeviceKind
+    public var discovery: [DiscoveredIssuer] = []
+    public var issuer: String?
+    /// `authorized`, `canceled`, or nil when not required.
+    public var authorization: String?
+    public var entries: [String] = []
+    /// Problems with the extension's entries or requests, as `entry: field: problem`.
+    public var findings: [String] = []
+    public var cards: [CardOutcome] = []
+    public var steps: [FlowStep] = []
+    /// Why the flow stopped short, when it did.
+    public var failure: String?
+
+    public init(device: DeviceKind) {
+        self.device = device
+    }
+
+    /// True only when every selected card was added.
+    public var succeeded: Bool { failure == nil && !cards.isEmpty && cards.allSatisfy(\.added) }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import WalletHostCore
+import WalletWire
+
+/// The issuer apps installed on the simulated device: the `.app` bundles in a directory.
+public struct InstalledApps: Sendable {
+    public var apps: [AppBundle]
+    /// Findings from loading them; an app with an error finding is not installed.
+    public var findings: [ValidationFinding]
+
+    /// Loads every `.app` in `directory`; a broken bundle is reported and skipped, never fatal.
+    public init(directory: URL, loader: BundleLoader = BundleLoader()) {
+        let loaded = loader.loadApps(in: directory)
+        apps = loaded.apps
+        findings = loaded.findings
+    }
+
+    public init(apps: [AppBundle], findings: [ValidationFinding] = []) {
+        self.apps = apps
+        self.findings = findings
+    }
+
+    /// The app with this bundle identifier or bundle name ("SampleIssuer").
+    public func app(named name: String) -> AppBundle? {
+        apps.first { $0.bundleIdentifier == name || $0.name == name || $0.url.lastPathComponent == name }
+    }
+}
+
+/// Opens containing apps: runs the app's executable under the host's spawn rules with its
+/// App Group containers, and records that it was opened at least once (Wallet lists an issuer
+/// only after that, because the app writes its cards into the App Group when the user logs in).
+public struct AppLauncher: Sendable {
+    public let device: SimulatedDevice
+
+    public init(device: SimulatedDevice) {
+        self.device = device
+    }
+
+    /// What opening the app did.
+    public struct Result: Sendable {
+        public var run: ProcessRun
+        public var appGroups: [String: String]
+    }
+
+    /// Runs the app's executable to completion (30 s at most).
+    /// - Throws: ``StateError`` when the app cannot be run or exits unsuccessfully (its stderr is quoted).
+    public func open(_ app: AppBundle, timeout: Duration = .seconds(30)) throws -> Result {
+        guard let executable = app.executableURL else {
+            throw StateError("\(app.url.path): the app has no executable to open")
+        }
+        let groups = try device.state.appGroupContainers(app.appGroups)
+        var environment: [String: String] = [:]
+        for key in HostConfiguration().environmentAllowList {
+            if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
+        }
+        let groupsJSON = (try? JSONSerialization.data(withJSONObject: groups, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        environment[WireEnvironment.appGroups] = groupsJSON
+        environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier
+        let configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,
+                                               workingDirectory: app.url.path, limits: ProcessLimits(dataBytes: nil))
+        let run: ProcessRun
+        do {
+            run = try ProcessRun.run(configuration, timeout: timeout)
+        } catch {
+            throw StateError("cannot open \(app.name): \(error)")
+        }
+        guard run.status == .exited(0), !run.timedOut else {
+            let reason = run.timedOut ? "did not finish within \(timeout)" : "\(run.status)"
+            let last = run.stderrLines.last.map { "; stderr: \($0)" } ?? ""
+            throw StateError("\(app.name) \(reason)\(last)")
+        }
+        try device.updateSettings { settings in
+            if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
+        }
+        return Result(run: run, appGroups: groups)
+    }
+}
