@@ -55,14 +55,17 @@ public struct AddPaymentPassRequestValidator: Sendable {
                 findings.append(finding(.error, EntryFinding.Field.ephemeralPublicKey, problem))
             }
             if result.wrappedKey.map({ !$0.isEmpty }) ?? false {
-                findings.append(finding(.warning, EntryFinding.Field.wrappedKey, "wrappedKey is set, but ECC_V2 does not use it; is the issuer's server configured for RSA_V2?"))
+                findings.append(finding(.warning, EntryFinding.Field.wrappedKey,
+                                        "wrappedKey is set, but ECC_V2 does not use it; is the issuer's server configured for RSA_V2?"))
             }
         case "RSA_V2":
             if let problem = absence(of: result.wrappedKey) {
-                findings.append(finding(.error, EntryFinding.Field.wrappedKey, "wrappedKey is \(problem); RSA_V2 needs the wrapped AES key"))
+                findings.append(finding(.error, EntryFinding.Field.wrappedKey,
+                                        "wrappedKey is \(problem); RSA_V2 needs the wrapped AES key"))
             }
             if result.ephemeralPublicKey.map({ !$0.isEmpty }) ?? false {
-                findings.append(finding(.warning, EntryFinding.Field.ephemeralPublicKey, "ephemeralPublicKey is set, but RSA_V2 does not use it; is the issuer's server configured for ECC_V2?"))
+                findings.append(finding(.warning, EntryFinding.Field.ephemeralPublicKey,
+                                        "ephemeralPublicKey is set, but RSA_V2 does not use it; is the issuer's server configured for ECC_V2?"))
             }
         default:
             findings.append(finding(.error, EntryFinding.Field.encryptionScheme,

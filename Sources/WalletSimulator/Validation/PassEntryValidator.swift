@@ -58,11 +58,15 @@ public struct PassEntryValidator: Sendable {
 
     private func checkIdentifier(_ entry: WirePassEntry, at index: Int, positions: [Int], into findings: inout EntryFindings) {
         if entry.identifier.isEmpty {
-            findings.error(EntryFinding.Field.identifier, "the identifier is empty; Wallet names the chosen card by it in generateAddPaymentPassRequest")
-        } else if positions.count > 1 {
-            let others = positions.filter { $0 != index }.map(String.init).joined(separator: ", ")
             findings.error(EntryFinding.Field.identifier,
-                           "identifier \"\(entry.identifier)\" is duplicated: entr\(positions.count > 2 ? "ies" : "y") \(others) use\(positions.count > 2 ? "" : "s") it too; Wallet cannot tell these cards apart")
+                           "the identifier is empty; Wallet names the chosen card by it in generateAddPaymentPassRequest")
+        } else if positions.count > 1 {
+            let others = positions.filter { $0 != index }
+            let sharers = others.count == 1
+                ? "entry \(others[0]) uses"
+                : "entries \(others.map(String.init).joined(separator: ", ")) use"
+            findings.error(EntryFinding.Field.identifier, "identifier \"\(entry.identifier)\" is duplicated: \(sharers) it too; "
+                           + "Wallet cannot tell these cards apart")
         }
     }
 
@@ -71,13 +75,15 @@ public struct PassEntryValidator: Sendable {
         do {
             let header = try PNGImageHeader.read(png)
             if header.width != Self.artWidth || header.height != Self.artHeight {
-                findings.error(field, "art is \(header.width) x \(header.height) pixels; Wallet needs exactly \(Self.artWidth) x \(Self.artHeight)")
+                findings.error(field, "art is \(header.width) x \(header.height) pixels; "
+                               + "Wallet needs exactly \(Self.artWidth) x \(Self.artHeight)")
             }
         } catch {
             findings.error(field, "art \(error.description)")
         }
         if png.count >= Self.artByteLimit {
-            findings.error(field, "art is \(byteCountText(png.count)); Wallet needs card art under 4 MB (\(byteCountText(Self.artByteLimit)))")
+            findings.error(field, "art is \(byteCountText(png.count)); "
+                           + "Wallet needs card art under 4 MB (\(byteCountText(Self.artByteLimit)))")
         }
     }
 
@@ -85,7 +91,8 @@ public struct PassEntryValidator: Sendable {
                                     into findings: inout EntryFindings) {
         if isBlank(configuration.cardholderName) && isBlank(configuration.primaryAccountSuffix) {
             findings.error(EntryFinding.Field.cardholderName,
-                           "the configuration has neither cardholderName nor primaryAccountSuffix; Wallet needs one of them to show the card")
+                           "the configuration has neither cardholderName nor primaryAccountSuffix; "
+                           + "Wallet needs one of them to show the card")
         }
         if !Self.encryptionSchemes.contains(configuration.encryptionScheme) {
             findings.error(EntryFinding.Field.encryptionScheme,
@@ -102,11 +109,14 @@ public struct PassEntryValidator: Sendable {
         let field = EntryFinding.Field.primaryAccountIdentifier
         let method = device == .iphone ? "passEntries" : "remotePassEntries"
         guard let accountIdentifier, !isBlank(accountIdentifier) else {
-            findings.warning(field, "primaryAccountIdentifier is missing, so Wallet cannot tell whether this card is already on the \(device.deviceName)")
+            findings.warning(field, "primaryAccountIdentifier is missing, so Wallet cannot tell whether this card "
+                             + "is already on the \(device.deviceName)")
             return
         }
         if passLibrary.contains(where: { $0.primaryAccountIdentifier == accountIdentifier }) {
-            findings.error(field, "account \(accountIdentifier) is already in the \(device.deviceName)'s pass library, so Wallet shows this card as already added; \(method) should leave it out (compare with passLibrary.passes where isRemotePass is \(device == .watch))")
+            findings.error(field, "account \(accountIdentifier) is already in the \(device.deviceName)'s pass library, "
+                           + "so Wallet shows this card as already added; \(method) should leave it out "
+                           + "(compare with passLibrary.passes where isRemotePass is \(device == .watch))")
         }
     }
 
