@@ -7,6 +7,8 @@ struct AddCardCommand {
     let appsURL: URL
     let stateURL: URL
     let options: AddCardOptions
+    /// Whether `--device` was given (else the user agent script may choose).
+    let deviceGiven: Bool
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
@@ -21,6 +23,7 @@ struct AddCardCommand {
         stateURL = StateCommands.stateURL(parsed)
         var options = AddCardOptions()
         options.device = try parsed.value("device").map(StateCommands.parseDevice) ?? .iphone
+        deviceGiven = parsed.value("device") != nil
         options.issuer = parsed.value("issuer")
         if let select = parsed.value("select") {
             options.selection = select == "all" ? .all : .identifiers(select.split(separator: ",").map(String.init))
@@ -38,10 +41,15 @@ struct AddCardCommand {
         let printer = TranscriptPrinter(enabled: !json)
         for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
         let userAgent: (any UserAgent)?
+        var options = options
         if let userAgentFile {
-            userAgent = try ScriptedUserAgent(contentsOf: userAgentFile)
+            let scripted = try ScriptedUserAgent(contentsOf: userAgentFile)
+            if !deviceGiven, let device = scripted.device { options.device = device }
+            userAgent = scripted
         } else if interactive {
-            userAgent = InteractiveUserAgent()
+            // With --json, prompts go to stderr so that stdout stays one JSON document.
+            userAgent = json ? InteractiveUserAgent(terminal: .fileDescriptors(input: STDIN_FILENO, output: STDERR_FILENO))
+                             : InteractiveUserAgent()
         } else {
             userAgent = nil
         }
@@ -54,6 +62,10 @@ struct AddCardCommand {
         if json {
             print(try JSONOutput.encode(report))
         } else {
+            if let scripted = userAgent as? ScriptedUserAgent {
+                if scripted.ranOut { printer.line("note: the user agent script ran out of answers") }
+                if scripted.unusedAnswers > 0 { printer.line("note: \(scripted.unusedAnswers) scripted answer(s) were not used") }
+            }
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1

@@ -101,8 +101,9 @@ extension AddCardFlow {
         case .failure(let error):
             outcome.error = "generateAddPaymentPassRequest failed: \(error.message)"
         case .success(let request):
-            let findings = AddPaymentPassRequestValidator().validate(request, encryptionScheme: entry.addRequestConfiguration.encryptionScheme)
-            if findings.isEmpty {
+            let findings = AddPaymentPassRequestValidator().validate(request, for: entry)
+            report.findings += findings.map(\.description)
+            if !findings.containsErrors {
                 let configuration = entry.addRequestConfiguration
                 let pass = PassRecord(primaryAccountIdentifier: configuration.primaryAccountIdentifier ?? entry.identifier,
                                       primaryAccountNumberSuffix: configuration.primaryAccountSuffix ?? "",
@@ -114,8 +115,8 @@ extension AddCardFlow {
                     outcome.error = "cannot add the pass: \(error)"
                 }
             } else {
-                outcome.error = "invalid request: " + findings.map(\.description).joined(separator: "; ")
-                report.findings += findings.map { "\(entry.identifier): \($0)" }
+                outcome.error = "invalid request: " + findings.filter(\.isError).map { "\($0.field): \($0.problem)" }
+                    .joined(separator: "; ")
             }
         }
         let timing = Discovery.format(.microseconds(Int64(call.totalMilliseconds * 1000)))

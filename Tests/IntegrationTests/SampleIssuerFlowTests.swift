@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+
+/// The add-card flow with the sample issuer's real extensions and scripted users.
+@Suite("Add-card flow with the sample issuer", .serialized, .timeLimit(.minutes(3)))
+struct SampleIssuerFlowTests {
+    static let login = #"{"action": "Log In", "values": {"username": "jappleseed", "password": "wallet-demo"}}"#
+    static let wrongLogin = #"{"action": "Log In", "values": {"username": "jappleseed", "password": "nope"}}"#
+
+    /// A fresh device with the sample issuer installed and, unless told otherwise, opened once.
+    struct Fixture {
+        let installed: InstalledApps
+        let device: SimulatedDevice
+        let app: AppBundle
+
+        init(openApp: Bool = true) throws {
+            installed = InstalledApps(apps: [try #require(InstalledApps(directory: ExampleBundles.directory).app(named: "SampleIssuer"))])
+            app = installed.apps[0]
+            device = SimulatedDevice(state: StateDirectory(url: FileManager.default.temporaryDirectory
+                .appendingPathComponent("wallet-host-flow-\(UUID().uuidString)")))
+            if openApp { _ = try AppLauncher(device: device).open(app) }
+        }
+
+        func run(_ script: String, device kind: DeviceKind = .iphone,
+                 configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> (FlowReport, ScriptedUserAgent) {
+            let agent = try ScriptedUserAgent(data: Data(script.utf8))
+            var configuration = HostConfiguration()
+            configure(&configuration)
+            let flow = AddCardFlow(installed: installed, device: device, configuration: configuration, userAgent: agent)
+            return (await flow.run(AddCardOptions(device: kind)), agent)
+        }
+    }
+
+    @Test("an approving user adds every card to the iPhone; status then offers only the watch")
+    func approveOnIPhone() async throws {
+        let fixture = try Fixture()
+        let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
+        #expect(report.succeeded, "\(report.failure ?? "")")
+        #expect(report.authorization == "authorized")
+        #expect(report.cards.count == 3)
+        let passes = try fixture.device.passes()
+        #expect(passes.count == 3 && passes.allSatisfy { $0.device == .iphone && $0.issuer == fixture.app.bundleIdentifier })
+
+        let flow = AddCardFlow(installed: fixture.installed, device: fixture.device, configuration: HostConfiguration(), userAgent: nil)
+        let status = try #require(await flow.discover(.iphone).first?.status)
+        #expect(status.passEntriesAvailable == false)
+        #expect(status.remotePassEntriesAvailable == true)
+    }
+
+    @Test("after the iPhone, the watch gets its own passes and then nothing is left to add")
+    func watchAfterIPhone() async throws {
+        let fixture = try Fixture()
+        _ = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
+        let (watch, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#, device: .watch)
+        #expect(watch.succeeded, "\(watch.failure ?? "")")
+        #expect(try fixture.device.passes().filter { $0.device == .watch }.count == 3)
+
+        let again = AddCardFlow(installed: fixture.installed, device: fixture.device, configuration: HostConfiguration(), userAgent: nil)
+        let listed = await again.discover(.watch)
+        #expect(listed.first?.listed == false)
+        #expect(listed.first?.reason?.contains("remotePassEntriesAvailable false") == true)
+    }
+
+    @Test("an unpaired watch is not offered")
+    func unpairedWatch() async throws {
+        let fixture = try Fixture()
+        try fixture.device.updateSettings { $0.watchPaired = false }
+        let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#, device: .watch)
+        #expect(!report.succeeded)
+        #expect(report.discovery.first?.reason == "no Apple Watch is paired")
+    }
+
+    @Test("a denying user ends the flow and nothing is added")
+    func denyingUser() async throws {
+        let fixture = try Fixture()
+        let (report, _) = try await fixture.run(#"{"answers": [{"action": "Cancel"}]}"#)
+        #expect(!report.succeeded)
+        #expect(report.authorization == "canceled")
+        #expect(try fixture.device.passes().isEmpty)
+    }
+
+    @Test("a wrong password, then the right one, authorizes")
+    func wrongThenRightPassword() async throws {
+        let fixture = try Fixture()
+        let (report, agent) = try await fixture.run(#"{"answers": [\#(Self.wrongLogin), \#(Self.login)]}"#)
+        #expect(report.succeeded, "\(report.failure ?? "")")
+        #expect(agent.unusedAnswers == 0)
+    }
+
+    @Test("a failed Face ID falls back to the password; a matching one authorizes alone")
+    func biometrics() async throws {
+        let fixture = try Fixture()
+        let (fallback, agent) = try await fixture.run(
+            #"{"answers": [{"action": "Use Face ID"}, \#(Self.login)], "biometric": ["nomatch"]}"#)
+        #expect(fallback.succeeded, "\(fallback.failure ?? "")")
+        #expect(agent.unusedBiometricResults == 0)
+
+        let second = try Fixture()
+        let (matched, _) = try await second.run(#"{"answers": [{"action": "Use Face ID"}], "biometric": ["match"]}"#)
+        #expect(matched.succeeded, "\(matched.failure ?? "")")
+    }
+
+    @Test("an app never opened is not listed, with the reason")
+    func neverOpened() async throws {
+        let fixture = try Fixture(openApp: false)
+        let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
+        #expect(!report.succeeded)
+        #expect(report.discovery.first?.listed == false)
+        #expect(report.discovery.first?.reason?.contains("never opened") == true)
+    }
+
+    @Test("selecting one entry adds only that card")
+    func selectOne() async throws {
+        let fixture = try Fixture()
+        let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)], "select": ["FPANID-SAMPLE-MC-5454"]}"#)
+        #expect(report.succeeded)
+        #expect(try fixture.device.passes().map(\.primaryAccountIdentifier) == ["FPANID-SAMPLE-MC-5454"])
+    }
+}
