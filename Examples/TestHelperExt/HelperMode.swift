@@ -14,6 +14,7 @@ enum HelperMode: Equatable {
     case crashFatal
     case allocateMegabytes(Int)
     case allocateSmallMegabytes(Int)
+    case allocateOnRequestMegabytes(Int)
     case garbageLine
     case oversizedLine
     case doubleComplete
@@ -64,6 +65,7 @@ enum HelperMode: Equatable {
         case "crash-fatal": self = .crashFatal
         case "allocate-mb": self = .allocateMegabytes(try number())
         case "allocate-small-mb": self = .allocateSmallMegabytes(try number())
+        case "allocate-on-request-mb": self = .allocateOnRequestMegabytes(try number())
         case "garbage-line": self = .garbageLine
         case "oversized-line": self = .oversizedLine
         case "double-complete": self = .doubleComplete

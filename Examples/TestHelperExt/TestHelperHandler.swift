@@ -32,7 +32,8 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
         let status = PKIssuerProvisioningExtensionStatus()
         status.passEntriesAvailable = true
         status.remotePassEntriesAvailable = true
-        status.requiresAuthentication = true
+        // TestHelper.app has no UI extension, so its status never asks for one.
+        status.requiresAuthentication = false
         finish(mode) { completion(status) }
     }
 
@@ -50,6 +51,9 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
         completionHandler completion: @escaping (PKAddPaymentPassRequest?) -> Void
     ) {
         guard let mode = beginCall() else { return }
+        if case .allocateOnRequestMegabytes(let megabytes) = mode {
+            Misbehaviour.allocate(megabytes: megabytes)
+        }
         if mode == .nilRequest {
             finish(mode) { completion(nil) }
             return

@@ -10,7 +10,7 @@
 ///
 /// | mode | behaviour |
 /// |---|---|
-/// | `normal` | status: all three flags true. passEntries / remotePassEntries: one valid entry (`helper-card-0001`, 1536 x 969 art, ECC_V2) whose cardDetails hold `instanceCalls` (calls made on this handler instance: always "1", since every call gets a fresh instance) and `globalCalls` (calls made in this process so far: grows). generateAddPaymentPassRequest: a valid ECC_V2 request (65-byte ephemeral key starting 0x04). |
+/// | `normal` | status: entries available for the iPhone and the watch, no authentication (the app has no UI extension). passEntries / remotePassEntries: one valid entry (`helper-card-0001`, 1536 x 969 art, ECC_V2) whose cardDetails hold `instanceCalls` (calls made on this handler instance: always "1", since every call gets a fresh instance) and `globalCalls` (calls made in this process so far: grows). generateAddPaymentPassRequest: a valid ECC_V2 request (65-byte ephemeral key starting 0x04). |
 /// | `slow-status MS` | status sleeps MS milliseconds, then answers normally. |
 /// | `slow-launch MS` | sleeps MS milliseconds before the main loop starts (before the handshake). |
 /// | `slow-entries MS` | passEntries and remotePassEntries sleep MS milliseconds, then answer normally. |
@@ -19,6 +19,7 @@
 /// | `crash-fatal` | status calls `fatalError` (the Swift runtime traps: SIGILL or SIGTRAP). |
 /// | `allocate-mb N` | status mallocs one block of N MB, writes every page, holds it for the life of the process, then answers normally. |
 /// | `allocate-small-mb N` | the same in 64 KiB blocks. At the RLIMIT_DATA limit malloc fails: the helper prints `Fatal error: failed to allocate N bytes` and aborts (SIGABRT). |
+/// | `allocate-on-request-mb N` | generateAddPaymentPassRequest allocates N MB in one block first (a memory death in the middle of the add-card flow). |
 /// | `garbage-line` | every call first writes the line `this is not JSON {{{` on fd 4, then answers normally. |
 /// | `oversized-line` | every call first writes a 17 MiB line (no JSON) on fd 4, then answers normally. |
 /// | `double-complete` | every call completes twice: two responses with the same id on the wire. |

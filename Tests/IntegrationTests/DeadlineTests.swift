@@ -5,10 +5,13 @@ import WalletWire
 
 @Suite("Deadlines, late and double completions", .serialized, .timeLimit(.minutes(2)))
 struct DeadlineTests {
+    /// Wallet's own status deadline, which ExampleBundles relaxes for tests about other things.
+    static let walletStatus: @Sendable (inout HostConfiguration) -> Void = { $0.deadlineOverrides[WireMethod.status] = nil }
+
     @Test("a status that takes 150 ms misses the 100 ms deadline at once; the late answer is dropped and logged")
     func slowStatusMisses() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")
-        let (runner, events, _) = try ExampleBundles.runner(appex: appex)
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex, configure: Self.walletStatus)
         await runner.prewarm()
         try ExampleBundles.setMode("slow-status 150", appex: appex)
 
@@ -29,7 +32,7 @@ struct DeadlineTests {
     @Test("a status that takes 50 ms passes")
     func fiftyMillisecondStatusPasses() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")
-        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex, configure: Self.walletStatus)
         await runner.prewarm()
         try ExampleBundles.setMode("slow-status 50", appex: appex)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
@@ -42,7 +45,7 @@ struct DeadlineTests {
     @Test("a cold status counts the launch against the deadline")
     func slowLaunchMissesStatus() async throws {
         let appex = try ExampleBundles.testHelper(mode: "slow-launch 200")
-        let (runner, _, _) = try ExampleBundles.runner(appex: appex)
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex, configure: Self.walletStatus)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         guard case .failure(let error) = outcome.result else {
             Issue.record("a 200 ms launch must miss the 100 ms status deadline")
@@ -57,7 +60,10 @@ struct DeadlineTests {
     @Test("a late completion is dropped and logged; the process stays warm")
     func lateCompletionDropped() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")
-        let (runner, events, _) = try ExampleBundles.runner(appex: appex) { $0.hangGrace = .seconds(2) }
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex) {
+            $0.hangGrace = .seconds(2)
+            $0.deadlineOverrides[WireMethod.status] = nil
+        }
         await runner.prewarm()
         let pid = await runner.pid
         try ExampleBundles.setMode("late-complete 200", appex: appex)
@@ -88,7 +94,10 @@ struct DeadlineTests {
     @Test("a hung extension is stopped after the grace and relaunched on next use")
     func hungExtensionIsStoppedAndRelaunched() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")
-        let (runner, events, _) = try ExampleBundles.runner(appex: appex) { $0.hangGrace = .milliseconds(300) }
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex) {
+            $0.hangGrace = .milliseconds(300)
+            $0.deadlineOverrides[WireMethod.status] = nil
+        }
         await runner.prewarm()
         let firstPID = await runner.pid
         try ExampleBundles.setMode("hang", appex: appex)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletWire
 
 /// The example bundles, assembled once per test process by scripts/make-bundles from the
 /// executables `swift test` just built (they sit next to the test bundle).
@@ -73,6 +74,9 @@ enum ExampleBundles {
         configuration.idleTimeout = nil
         configuration.hangGrace = .milliseconds(500)
         configuration.stopGrace = .milliseconds(300)
+        // Tests run many suites at once on two cores: a cold launch can take longer than
+        // Wallet's 100 ms. Tests about the status deadline set it back explicitly.
+        configuration.deadlineOverrides[WireMethod.status] = .seconds(5)
         configure(&configuration)
         let descriptor = ExtensionDescriptor(bundle: bundle,
                                              appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))

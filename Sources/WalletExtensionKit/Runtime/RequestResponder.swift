@@ -18,9 +18,11 @@ protocol ResponseChannel: Sendable {
 /// Answers one call exactly once.
 ///
 /// PassKit's completion handlers are single-shot; so is this. The first completion is sent,
-/// a second one is dropped and reported on stderr, and once the host has cancelled the call
-/// (`$/cancelRequest`) the responder has already answered `requestCancelled` and drops the
-/// handler's late completion.
+/// a second one is dropped and reported on stderr. When the host cancels the call
+/// (`$/cancelRequest`, its deadline passed) the cancellation handlers run (an async handler's
+/// task is cancelled) and the handler's completion, whenever it comes, is still sent: the host
+/// logs it as a late completion with the time it really took, which is what the extension's
+/// author needs to see ("status took 152 ms"), and it tells the host the extension is not hung.
 final class RequestResponder: Sendable {
     private enum Phase {
         case running(cancellationHandlers: [@Sendable () -> Void], keepAlive: UncheckedSendable<AnyObject>?)
@@ -68,6 +70,7 @@ final class RequestResponder: Sendable {
             case .answered:
                 return .twice
             case .cancelled:
+                phase = .answered
                 return .afterCancel
             }
         }
@@ -80,13 +83,15 @@ final class RequestResponder: Sendable {
             Diagnostics.log("completion called twice for \(method) (request \(id)); the second completion is dropped")
             return false
         case .afterCancel:
-            Diagnostics.log("completion for \(method) (request \(id)) came after the host cancelled it; dropped")
-            return false
+            Diagnostics.log("\(method) (request \(id)) completed after the host cancelled it; sent late")
+            channel.deliver(id: id, outcome: outcome)
+            channel.requestFinished(id: id)
+            return true
         }
     }
 
-    /// Answers `requestCancelled` at once if the call is still running, and runs the
-    /// cancellation handlers (for example cancelling the Swift task of an async handler).
+    /// Runs the cancellation handlers (for example cancelling the Swift task of an async
+    /// handler) if the call is still running. The eventual completion is still sent.
     func cancel() {
         let handlers: [@Sendable () -> Void]? = phase.withLock { phase in
             guard case .running(let handlers, _) = phase else { return nil }
@@ -94,9 +99,6 @@ final class RequestResponder: Sendable {
             return handlers
         }
         guard let handlers else { return }
-        channel.deliver(id: id, outcome: .failure(RPCErrorObject(
-            code: RPCErrorCode.requestCancelled, message: "request \(id) was cancelled")))
-        channel.requestFinished(id: id)
         for handler in handlers { handler() }
     }
 

@@ -31,4 +31,6 @@ struct ExpiredCall {
     var deadline: ContinuousClock.Instant
     /// If no response has come by then, the extension is declared hung and stopped.
     var hangDeadline: ContinuousClock.Instant
+    /// The extension answered the cancel with -32002: it is alive, not hung; a result may follow.
+    var acknowledged = false
 }

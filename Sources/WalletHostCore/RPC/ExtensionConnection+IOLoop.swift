@@ -188,7 +188,8 @@ extension ExtensionConnection {
             }
             for (id, call) in state.expired where call.hangDeadline <= now {
                 state.expired[id] = nil
-                hung.append((id, call))
+                // An acknowledged cancel shows a live extension; a result that never comes is its own business.
+                if !call.acknowledged { hung.append((id, call)) }
             }
         }
         for (id, call) in missed {

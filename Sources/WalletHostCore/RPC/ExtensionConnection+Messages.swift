@@ -71,8 +71,15 @@ extension ExtensionConnection {
                 state.recentlyCompleted.insert(id)
                 return .live(call)
             }
-            if let expired = state.expired.removeValue(forKey: id) {
-                state.recentlyCompleted.insert(id)
+            if var expired = state.expired[id] {
+                if wireError?.code == RPCErrorCode.requestCancelled, !expired.acknowledged {
+                    // Keep waiting for a result, but the extension is alive: not hung.
+                    expired.acknowledged = true
+                    state.expired[id] = expired
+                } else {
+                    state.expired[id] = nil
+                    state.recentlyCompleted.insert(id)
+                }
                 return .late(expired)
             }
             return state.recentlyCompleted.contains(id) ? .double : .unknown
