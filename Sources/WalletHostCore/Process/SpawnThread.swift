@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One long-lived thread that performs every fork.
 ///
@@ -18,6 +21,9 @@ final class SpawnThread: Sendable {
     private let wake = DispatchSemaphore(value: 0)
 
     private init() {
+        // Writing to an extension that just died must be an EPIPE error, not this process's
+        // death: like SwiftNIO, the host ignores SIGPIPE process-wide once it spawns anything.
+        signal(SIGPIPE, SIG_IGN)
         let thread = Thread { [self] in
             while true {
                 wake.wait()

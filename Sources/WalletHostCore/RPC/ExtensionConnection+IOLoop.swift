@@ -7,8 +7,10 @@ import Glibc
 
 /// Lines of stderr kept for diagnosis (crash reasons, allocation failures).
 private let stderrTailCapacity = 24
-/// Malformed lines tolerated before an extension is declared beyond repair.
+/// Protocol violations tolerated before an extension is declared beyond repair.
 let malformedLineBudget = 32
+/// Lines of stdout, stderr and `$/log` logged per process.
+private let outputLineCap = 100_000
 
 /// The I/O thread's own mutable state (never shared, so no lock).
 struct LoopState {
@@ -20,6 +22,7 @@ struct LoopState {
     var stderrOpen = true
     var codec = WireCodec()
     var malformedLines = 0
+    var outputLines = 0
     var stderrTail: [String] = []
     /// Set when any stderr line reads like a failed allocation (the runtime's backtrace that
     /// follows can push it out of the tail).
@@ -157,7 +160,19 @@ extension ExtensionConnection {
         }
     }
 
-    private func recordOutput(_ line: String, stream: String, loop: inout LoopState) {
+    func recordOutput(_ line: String, stream: String, loop: inout LoopState) {
+        // A flood of output must not fill the disk: past the cap, one note and then silence.
+        loop.outputLines += 1
+        if loop.outputLines > outputLineCap {
+            if loop.outputLines == outputLineCap + 1 {
+                context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: "host",
+                                            line: "(more than \(outputLineCap) lines of output; the rest is not logged)")
+            }
+            if stream == "stderr", !loop.sawAllocationFailure, Self.looksLikeAllocationFailure([line]) {
+                loop.sawAllocationFailure = true
+            }
+            return
+        }
         if stream == "stderr" {
             if !loop.sawAllocationFailure, Self.looksLikeAllocationFailure([line]) { loop.sawAllocationFailure = true }
             loop.stderrTail.append(line)

@@ -24,42 +24,54 @@ extension ExtensionConnection {
             }
             switch message {
             case .response(let id, let line):
-                resolve(id: id, outcome: .success(line))
+                if let violation = resolve(id: id, outcome: .success(line)) { countViolation(violation, loop: &loop) }
             case .errorResponse(let id?, let error):
-                resolve(id: id, outcome: .failure(ExtensionCallError(.extensionError, code: error.code, message: error.message,
-                                                                     data: error.data)),
-                        wireError: error)
+                let outcome = ExtensionCallError(.extensionError, code: error.code, message: error.message, data: error.data)
+                if let violation = resolve(id: id, outcome: .failure(outcome), wireError: error) {
+                    countViolation(violation, loop: &loop)
+                }
             case .errorResponse(nil, let error):
+                let reason = "error response without an id: \(error.description)"
                 context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier,
-                                                pid: child.pid, message: "error response without an id: \(error.description)"))
+                                                pid: child.pid, message: reason))
+                countViolation(reason, loop: &loop)
             case .request(let id, let method, let line):
                 serve(id: id, method: method, line: line)
             case .notification(let method, let line):
                 if method == WireMethod.log, let log = try? loop.codec.params(LogParams.self, from: line) {
-                    context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid,
-                                                stream: "log.\(log.level)", line: log.message)
+                    recordOutput(log.message, stream: "log.\(log.level)", loop: &loop)
                 } else {
+                    let reason = "unknown notification \(Self.preview(Data(method.utf8)))"
                     context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier,
-                                                    pid: child.pid, method: method, message: "unknown notification \(method)"))
+                                                    pid: child.pid, method: method, message: reason))
+                    countViolation(reason, loop: &loop)
                 }
             }
         }
     }
 
     private func malformed(_ reason: String, code: Int, id: RequestID?, loop: inout LoopState) {
-        loop.malformedLines += 1
         context.events.record(HostEvent(kind: "protocolError", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
                                         requestID: id?.description, message: reason))
         send { codec in try codec.errorResponse(id: id, error: RPCErrorObject(code: code, message: reason)) }
-        if loop.malformedLines == malformedLineBudget {
-            let reason = "beyond repair: \(malformedLineBudget) malformed lines on fd 4; the last: \(reason)"
-            failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] \(reason)"))
-            Task { _ = await self.stop(reason: reason, grace: .milliseconds(100)) }
-        }
+        countViolation(reason, loop: &loop)
+    }
+
+    /// Counts one protocol violation (a malformed line, a response to nothing, a repeated
+    /// response, an unknown notification). Past the budget the extension is beyond repair:
+    /// its calls fail naming the last violation, and it is stopped (the next call relaunches).
+    private func countViolation(_ reason: String, loop: inout LoopState) {
+        loop.malformedLines += 1
+        guard loop.malformedLines == malformedLineBudget else { return }
+        let verdict = "beyond repair: \(malformedLineBudget) protocol violations on fd 4; the last: \(reason)"
+        failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] \(verdict)"))
+        Task { _ = await self.stop(reason: verdict, grace: .milliseconds(100)) }
     }
 
     /// Matches a response to its request: a live call resolves; anything else is logged.
-    private func resolve(id: RequestID, outcome: Result<Data, ExtensionCallError>, wireError: RPCErrorObject? = nil) {
+    /// - Returns: a description of the violation when the response answered nothing live or late.
+    private func resolve(id: RequestID, outcome: Result<Data, ExtensionCallError>,
+                         wireError: RPCErrorObject? = nil) -> String? {
         enum Match {
             case live(PendingCall)
             case late(ExpiredCall)
@@ -107,14 +119,17 @@ extension ExtensionConnection {
                                             bundleIdentifier: context.bundleIdentifier, pid: child.pid, method: expired.method,
                                             requestID: id.description, milliseconds: elapsed, message: message))
         case .double:
+            let message = "a second response to request \(id) was dropped"
             context.events.record(HostEvent(kind: "doubleCompletion", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
-                                            requestID: id.description,
-                                            message: "a second response to request \(id) was dropped"))
+                                            requestID: id.description, message: message))
+            return message
         case .unknown:
+            let message = "a response to request \(id), which the host never sent, was dropped"
             context.events.record(HostEvent(kind: "unknownResponse", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
-                                            requestID: id.description,
-                                            message: "a response to request \(id), which the host never sent, was dropped"))
+                                            requestID: id.description, message: message))
+            return message
         }
+        return nil
     }
 
     /// The extension closed fd 4 while running: nothing it does can answer a call any more.

@@ -84,7 +84,7 @@ final class ExtensionConnection: Sendable {
             if gated, let implemented = state.implementedMethods, !implemented.contains(method) {
                 return Self.notImplemented(method, executable: context.executableName)
             }
-            if state.stopping {
+            if state.stopping, method != WireMethod.shutdown {
                 return ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                           message: "\(context.executableName)[\(child.pid)] is shutting down")
             }
@@ -203,6 +203,9 @@ final class ExtensionConnection: Sendable {
     }
 
     var hasExited: Bool { state.withLock { $0.exit != nil } }
+
+    /// True once the host began stopping the process (or it exited): it takes no new calls.
+    var isStoppingOrExited: Bool { state.withLock { $0.stopping || $0.exit != nil } }
 
     /// The exit handler, run once by the I/O thread.
     func reportExit(_ exit: ExtensionExit) {

@@ -49,8 +49,23 @@ public actor ExtensionRunner {
     public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
         _ method: String, params: Params, resultType: Result.Type
     ) async -> CallOutcome<Result> {
+        await call(method, params: params, resultType: resultType,
+                   deadline: configuration.deadline(for: method, at: descriptor.point))
+    }
+
+    /// Calls `method` with this call's own deadline instead of the configured one.
+    ///
+    /// For tools that probe an extension (the conformance suite): a deadline of zero cancels
+    /// the call as soon as it is sent, a longer one gives a slow method room while other calls
+    /// on the same process keep Wallet's deadlines.
+    /// - Parameters:
+    ///   - deadline: Counted from now, launch included when the process is cold; nil for none.
+    /// - Returns: The outcome, as ``call(_:params:resultType:)`` reports it.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type, deadline: Duration?
+    ) async -> CallOutcome<Result> {
         let askedAt = ContinuousClock.now
-        let deadline = configuration.deadline(for: method, at: descriptor.point).map { askedAt + $0 }
+        let deadline = deadline.map { askedAt + $0 }
         callsInFlight += 1
         defer {
             callsInFlight -= 1
@@ -111,9 +126,11 @@ public actor ExtensionRunner {
     }
 
     private func launchIfNeeded(askedAt: ContinuousClock.Instant) -> Swift.Result<Launch, ExtensionCallError> {
-        if let connection, let handshake, !connection.hasExited {
+        if let connection, let handshake, !connection.isStoppingOrExited {
             return .success(Launch(connection: connection, handshake: handshake, launchedNow: false))
         }
+        // A process the host is stopping (hung, beyond repair) finishes dying on its own;
+        // the call gets a fresh one.
         connection = nil
         launchMilliseconds = nil
         let point = descriptor.point
