@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire"]),
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"],
+                    exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
 )
