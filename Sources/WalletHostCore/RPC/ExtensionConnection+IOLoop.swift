@@ -9,6 +9,8 @@ import Glibc
 private let stderrTailCapacity = 24
 /// Protocol violations tolerated before an extension is declared beyond repair.
 let malformedLineBudget = 32
+/// The longest the I/O thread sleeps: calls due later than this need not wake it.
+let idlePollInterval: Duration = .milliseconds(50)
 /// Lines of stdout, stderr and `$/log` logged per process.
 private let outputLineCap = 100_000
 
@@ -86,9 +88,9 @@ extension ExtensionConnection {
                 let nextSample = now + context.sampleInterval
                 if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
             }
-            guard let nearest else { return (-1, !state.outgoing.isEmpty, hasCalls) }
-            let remaining = nearest - now
-            let milliseconds = max(0, Int32(clamping: Int64((remaining / .milliseconds(1)).rounded(.up))))
+            let wakeAt = min(nearest ?? now + idlePollInterval, now + idlePollInterval)
+            state.plannedWake = wakeAt
+            let milliseconds = max(0, Int32(clamping: Int64(((wakeAt - now) / .milliseconds(1)).rounded(.up))))
             return (milliseconds, !state.outgoing.isEmpty, hasCalls)
         }
     }

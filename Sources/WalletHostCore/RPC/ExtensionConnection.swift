@@ -115,7 +115,13 @@ final class ExtensionConnection: Sendable {
         }
         context.events.record(HostEvent(kind: "call", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
                                         method: method))
-        wake()
+        // The I/O thread never sleeps past `plannedWake` (at most ``idlePollInterval``): a call
+        // whose deadline comes later needs no wake-up, which keeps a warm round trip to one
+        // context switch each way.
+        let needsWake = state.withLock { state in
+            !state.outgoing.isEmpty || (deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false)
+        }
+        if needsWake { wake() }
     }
 
     /// Sends a notification (fire and forget).
@@ -238,6 +244,8 @@ struct ConnectionState {
     var outgoing = Data()
     var stopping = false
     var exitSent = false
+    /// When the I/O thread will look at the calls again at the latest.
+    var plannedWake: ContinuousClock.Instant?
     var hostStopReason: String?
     var memoryKillFootprint: Int?
     var lastFootprint: Int?
