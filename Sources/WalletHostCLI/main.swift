@@ -15,6 +15,10 @@ commands:
         Run one call on an extension and report result, launch time, call time and peak footprint.
   validate PATH... [--json]
         Check .app/.appex bundles (or directories of .app) and print every finding.
+  conform APPEX... [--junit FILE] [--json] [--state DIR]
+                   [--deadline METHOD=DURATION]... [--memory-limit SIZE] [--hang-grace DURATION]
+        Run the conformance checks against each extension (an .app means its extensions);
+        exit 0 only when every check passed. docs/CONFORMANCE.md lists the checks.
   add-card [--apps DIR] [--state DIR] [--issuer ID] [--device iphone|watch]
            [--user-agent FILE | --interactive] [--select all|ID,...] [--json]
         Run Wallet's add-card flow: discovery, authorization, entries, card-by-card requests.
@@ -36,6 +40,8 @@ do {
         status = try await CallCommand(arguments: Array(arguments.dropFirst())).run()
     case "validate":
         status = try ValidateCommand(arguments: Array(arguments.dropFirst())).run()
+    case "conform":
+        status = try await ConformCommand(arguments: Array(arguments.dropFirst())).run()
     case "add-card":
         status = try await AddCardCommand(arguments: Array(arguments.dropFirst())).run()
     case "demo":

@@ -1,0 +1,79 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+
+/// `wallet-host conform APPEX...`: the conformance battery against each extension, every check
+/// reported passed, failed or skipped with its evidence; JUnit XML for CI with `--junit FILE`.
+/// Exit status 0 only when no check of any extension failed.
+struct ConformCommand {
+    let bundleURLs: [URL]
+    let junitURL: URL?
+    let json: Bool
+    let stateURL: URL?
+    let configuration: HostConfiguration
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, valued: ["junit", "state", "deadline", "memory-limit", "hang-grace"],
+                                         flags: ["json"])
+        guard !parsed.positionals.isEmpty else { throw UsageError("conform needs at least one APPEX") }
+        bundleURLs = parsed.positionals.map { URL(fileURLWithPath: $0) }
+        junitURL = parsed.value("junit").map { URL(fileURLWithPath: $0) }
+        json = parsed.has("json")
+        stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
+        configuration = try HostOptions.configuration(from: parsed)
+    }
+
+    func run() async throws -> Int32 {
+        let appexes = try bundleURLs.flatMap(Self.extensions(in:))
+        let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("wallet-host-conform-\(getpid())-\(UUID().uuidString.prefix(8))"))
+        var configuration = configuration
+        configuration.events = try EventLogFile(directory: state.logsURL)
+        let suite = WalletConformance.suite(state: state, options: ConformanceOptions(configuration: configuration))
+        let printer = TranscriptPrinter(enabled: !json)
+        let started = Date()
+        var reports: [ConformanceReport] = []
+        for url in appexes {
+            let report = await suite.run(appex: url)
+            printer.line(report.render())
+            reports.append(report)
+        }
+        if let junitURL {
+            do {
+                try reports.renderJUnit(timestamp: started).write(to: junitURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
+            }
+        }
+        let passed = reports.allSatisfy(\.passed)
+        if json {
+            print(try reports.renderJSON())
+        } else {
+            let failed = reports.filter { !$0.passed }
+            if failed.isEmpty {
+                printer.line("conform: every check passed for \(ConformanceFormat.counted(reports.count, "extension"))")
+            } else {
+                let names = failed.map { "\($0.name) (\($0.failedCheckIDs.joined(separator: ", ")))" }
+                printer.line("conform FAILED: \(names.joined(separator: "; "))")
+            }
+            if let junitURL { printer.line("JUnit XML: \(junitURL.path)") }
+        }
+        if stateURL == nil && passed {
+            try? FileManager.default.removeItem(at: state.url)
+        } else if stateURL == nil {
+            // Kept for diagnosis: the event log and each extension's output.
+            FileHandle.standardError.write(Data("conform: event log and extension output kept in \(state.logsURL.path)\n".utf8))
+        }
+        return passed ? 0 : 1
+    }
+
+    /// An `.appex` as it is; an `.app` stands for the extensions in its `PlugIns`.
+    private static func extensions(in url: URL) throws -> [URL] {
+        guard url.pathExtension == "app" else { return [url] }
+        let plugIns = url.appendingPathComponent("PlugIns")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: plugIns.path)) ?? []
+        let appexes = names.filter { $0.hasSuffix(".appex") }.sorted().map { plugIns.appendingPathComponent($0) }
+        guard !appexes.isEmpty else { throw CommandFailure("\(url.path) has no .appex in PlugIns to check") }
+        return appexes
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import WalletWire
+
+/// What every check of one conformance run shares: the bundle, its environment, fresh runners
+/// on demand, every event of the run, and what earlier checks learned (the methods the
+/// extension implements, the results of the shape checks).
+public final class ConformanceContext: Sendable {
+    public let bundle: ExtensionBundle
+    public let environment: ConformanceEnvironment
+    public let options: ConformanceOptions
+    /// Every event of the run, from every runner, oldest first.
+    public let events: EventCollector
+    private let exercises: [String: MethodExercise]
+    private let state = Mutex(State())
+
+    private struct State {
+        var initialize: InitializeResult?
+        var results: [String: MethodResult] = [:]
+        var hungMethod: String?
+        var runners: [ExtensionRunner] = []
+        var memoryDeaths: [String] = []
+    }
+
+    init(bundle: ExtensionBundle, environment: ConformanceEnvironment, options: ConformanceOptions, exercises: [MethodExercise]) {
+        self.bundle = bundle
+        self.environment = environment
+        self.options = options
+        self.events = EventCollector(forwardingTo: options.configuration.events)
+        self.exercises = Dictionary(exercises.map { ($0.method, $0) }) { first, _ in first }
+    }
+
+    /// The extension point the bundle plugs into.
+    public var point: ExtensionPoint { bundle.extensionPoint }
+    /// The executable's file name, as messages name the process.
+    public var executableName: String { bundle.executableURL.lastPathComponent }
+
+    // MARK: Runners
+
+    /// A runner that will start a fresh process, with its own event collector (which also
+    /// forwards to ``events``). The engine stops every runner at the end of the run; a check
+    /// should stop its own when it is done, so that the next check starts clean.
+    /// - Parameter judgingExit: True for the check that judges how the process exits: it gets
+    ///   the configured stop grace. Every other runner escalates to signals after 100 ms, so
+    ///   that an extension that ignores `exit` costs each check a fraction of a second, not two.
+    public func makeRunner(judgingExit: Bool = false) -> (ExtensionRunner, EventCollector) {
+        let collector = EventCollector(forwardingTo: events)
+        var configuration = options.configuration
+        if !judgingExit { configuration.stopGrace = min(configuration.stopGrace, .milliseconds(100)) }
+        configuration.events = collector
+        configuration.services = environment.services
+        configuration.idleTimeout = nil
+        let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle, appGroups: environment.appGroups),
+                                     configuration: configuration)
+        state.withLock { $0.runners.append(runner) }
+        return (runner, collector)
+    }
+
+    /// Calls `method` with JSON parameters, any JSON result, and this call's own deadline.
+    public func call(_ runner: ExtensionRunner, _ method: String, params: JSONValue, deadline: Duration?) async
+        -> CallOutcome<JSONValue> {
+        let outcome = await runner.call(method, params: params, resultType: JSONValue.self, deadline: deadline)
+        if case .failure(let error) = outcome.result, error.kind == .memoryLimitExceeded {
+            state.withLock { $0.memoryDeaths.append(error.message) }
+        }
+        return outcome
+    }
+
+    /// Stops every runner made in this run.
+    func stopAllRunners() async {
+        let runners = state.withLock { $0.runners }
+        for runner in runners { await runner.stop(reason: "conformance run finished") }
+    }
+
+    // MARK: What earlier checks learned
+
+    /// The `initialize` result of the handshake check, nil when it failed (or has not run).
+    public var initialize: InitializeResult? { state.withLock { $0.initialize } }
+
+    func recordHandshake(_ result: InitializeResult) {
+        state.withLock { $0.initialize = result }
+    }
+
+    /// Whether the extension listed `method` in `initialize`.
+    public func implements(_ method: String) -> Bool {
+        initialize?.methods.contains(method) ?? false
+    }
+
+    /// A result of the documented shape from the shape check of `method`, if it gave one.
+    public func result(of method: String) -> MethodResult? {
+        state.withLock { $0.results[method] }
+    }
+
+    func recordResult(_ result: MethodResult) {
+        state.withLock { $0.results[result.method] = result }
+    }
+
+    /// The method a shape check found hung (no answer past its deadline and grace), if any.
+    var hungMethod: String? { state.withLock { $0.hungMethod } }
+
+    func recordHung(_ method: String) {
+        state.withLock { if $0.hungMethod == nil { $0.hungMethod = method } }
+    }
+
+    /// Calls that failed because the extension exceeded its memory limit, as the host reported them.
+    var memoryDeaths: [String] { state.withLock { $0.memoryDeaths } }
+
+    // MARK: Methods and limits
+
+    /// How to call `method`: the profile's exercise, or `{}` with any JSON result.
+    public func exercise(for method: String) -> MethodExercise {
+        exercises[method] ?? .untyped(method)
+    }
+
+    /// The deadline in force for `method`: the configuration's override, else the point's.
+    public func limit(for method: String) -> Duration? {
+        options.configuration.deadline(for: method, at: point)
+    }
+
+    /// How long a check waits for a call it is not timing: the method's deadline, at least
+    /// ``ConformanceOptions/minimumPatience`` and at most ``ConformanceOptions/callCap``.
+    public func patience(for method: String) -> Duration {
+        let limit = limit(for: method) ?? options.callCap
+        return min(max(limit, options.minimumPatience), options.callCap)
+    }
+
+    /// The method that probes cancellation and concurrency: of the point's methods the extension
+    /// implements and that need no earlier call, the one with the shortest deadline.
+    public var probeMethod: String? {
+        point.methods.map(\.name)
+            .filter { implements($0) && exercise(for: $0).standalone }
+            .min { (limit(for: $0) ?? .seconds(1_000_000)) < (limit(for: $1) ?? .seconds(1_000_000)) }
+    }
+
+    /// The parameters of a standalone method's exercise (`{}` when it has none).
+    func standaloneParameters(_ method: String) -> JSONValue {
+        if case .ready(let params) = exercise(for: method).parameters(self) { return params }
+        return .object([:])
+    }
+
+    // MARK: After a missed deadline
+
+    /// How long launch and handshake took on `collector`'s process, waiting for the handshake
+    /// to finish if it has not yet (at most the handshake timeout, and 3 s); nil if it did not.
+    public func handshakeMilliseconds(in collector: EventCollector) async -> Double? {
+        let wait = min(options.configuration.handshakeTimeout, .seconds(3))
+        let giveUp = ContinuousClock.now + wait
+        while true {
+            if let handshake = collector.events.first(where: { $0.kind == "handshake" }) { return handshake.milliseconds }
+            if collector.events.contains(where: { $0.kind == "exit" }) || ContinuousClock.now >= giveUp { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// What an extension did after one of its calls missed the deadline.
+    public enum Aftermath: Sendable {
+        /// It answered late (`acknowledged`: with -32002 to the cancel), this long after the ask.
+        case answered(milliseconds: Double, acknowledged: Bool)
+        /// The host declared it hung and stopped it.
+        case hung(String)
+        /// The process ended.
+        case ended(String)
+        /// Nothing happened within the grace.
+        case silent
+    }
+
+    /// Waits up to the hang grace (and a little more) for what follows a missed deadline of
+    /// `method`, looking at `collector`'s events from `index` on.
+    public func aftermath(of method: String, in collector: EventCollector, since index: Int) async -> Aftermath {
+        let giveUp = ContinuousClock.now + options.configuration.hangGrace + .milliseconds(300)
+        while true {
+            let recent = collector.events.dropFirst(index)
+            if let late = recent.first(where: { ($0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged") && $0.method == method }) {
+                return .answered(milliseconds: late.milliseconds ?? 0, acknowledged: late.kind == "cancelAcknowledged")
+            }
+            if let hung = recent.first(where: { $0.kind == "hung" }) { return .hung(hung.message ?? "declared hung") }
+            if let exit = recent.first(where: { $0.kind == "exit" }) { return .ended(exit.message ?? "ended") }
+            guard ContinuousClock.now < giveUp else { return .silent }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// A result of the documented shape from one method's shape check, with what it was called with.
+public struct MethodResult: Sendable {
+    public var method: String
+    public var params: JSONValue
+    public var value: JSONValue
+    public var milliseconds: Double
+
+    public init(method: String, params: JSONValue, value: JSONValue, milliseconds: Double) {
+        self.method = method
+        self.params = params
+        self.value = value
+        self.milliseconds = milliseconds
+    }
+}
+
+/// Numbers for evidence sentences: `0.9 ms`, `34.2 ms`, `152 ms`, `1.5 s`; `9.6 MB`.
+public enum ConformanceFormat {
+    public static func milliseconds(_ value: Double) -> String {
+        if value >= 1000 {
+            let seconds = value / 1000
+            return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+        }
+        return value >= 100 ? "\(Int(value.rounded())) ms" : String(format: "%.1f ms", value)
+    }
+
+    public static func duration(_ duration: Duration) -> String {
+        milliseconds(ExtensionConnection.milliseconds(duration))
+    }
+
+    /// Mebibytes, as the kernel's messages call them MB: `9.6 MB`, `55 MB`.
+    public static func megabytes(_ bytes: Int) -> String {
+        bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+
+    /// `1 call`, `2 calls`.
+    public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    public static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
