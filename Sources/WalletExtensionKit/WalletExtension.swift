@@ -50,15 +50,14 @@ public enum WalletExtension {
         signal(SIGPIPE, SIG_IGN)
         Diagnostics.makeStandardOutputLineBuffered()
 
+        let reader = HostInputReader(fileDescriptor: WireProtocol.hostToExtensionFileDescriptor)
         let runtime = ExtensionRuntime(
             output: FileDescriptorOutput(fileDescriptor: WireProtocol.extensionToHostFileDescriptor),
             resolver: PrincipalClassResolver(registered: principalClasses),
-            terminate: { status in exit(status) })
+            terminate: { status in exit(status) },
+            startThread: reader.startCall)
         ExtensionRuntime.current.withLock { $0 = runtime }
-        let readerStarted = WorkerThread.start(name: "wallet-reader") {
-            HostInputReader.run(fileDescriptor: WireProtocol.hostToExtensionFileDescriptor, runtime: runtime)
-        }
-        guard readerStarted else { exit(70) }
+        guard reader.start(runtime: runtime) else { exit(70) }
         // The main thread serves the main queue, so handler code may use @MainActor and
         // DispatchQueue.main as it would on iOS.
         dispatchMain()

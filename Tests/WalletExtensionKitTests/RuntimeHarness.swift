@@ -50,7 +50,7 @@ final class RuntimeHarness: Sendable {
         let exits = ExitRecorder()
         self.exits = exits
         runtime = ExtensionRuntime(output: output, resolver: PrincipalClassResolver(registered: registered),
-                                   terminate: { exits.record($0) })
+                                   terminate: { exits.record($0) }, startThread: WorkerPool.shared.start)
     }
 
     /// Sends one line from the "host".

@@ -43,7 +43,7 @@ final class ExtensionRuntime: Sendable {
     ///   - startThread: Runs a call off the reader thread; tests may run it inline.
     init(output: any WireOutput, resolver: PrincipalClassResolver,
          terminate: @escaping @Sendable (Int32) -> Void,
-         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool = WorkerPool.shared.start) {
+         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool) {
         self.resolver = resolver
         self.terminate = terminate
         self.startThread = startThread

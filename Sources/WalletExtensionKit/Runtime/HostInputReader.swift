@@ -1,3 +1,4 @@
+import Synchronization
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -5,37 +6,94 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads fd 3 on its own thread, splits it into lines and hands them to the runtime.
+/// Reads fd 3, splits it into lines and hands them to the runtime, as a leader/follower pool.
 ///
-/// Nothing but framing and dispatch happens here, so `$/cancelRequest`, `exit` and the
-/// answers to service requests are handled however busy (or stuck) the handlers are.
-enum HostInputReader {
-    /// Reads until end of file or a read error, then tells the runtime the input ended.
-    static func run(fileDescriptor: Int32, runtime: ExtensionRuntime) {
-        var framer = LineFramer()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-        defer { buffer.deallocate() }
+/// One thread at a time holds the reader role. When a line starts a handler call, that thread
+/// hands the role to a parked worker and runs the call itself: the call starts without a
+/// thread switch (a switch costs more than the rest of a warm `status` round trip on a small
+/// machine), while the new reader keeps handling `$/cancelRequest`, `exit` and the answers to
+/// service requests however busy (or stuck) the handlers are.
+final class HostInputReader: @unchecked Sendable {
+    // Every mutable field below belongs to the thread holding the reader role; the role passes
+    // between threads through WorkerPool, whose lock and semaphore order the accesses.
+    private let fileDescriptor: Int32
+    private var framer = LineFramer()
+    private var unprocessed: [LineFramer.Frame] = []
+    private var receiving = false
+    private var callToRun: (@Sendable () -> Void)?
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    private let runtime = Mutex<ExtensionRuntime?>(nil)
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The runtime's way to start a call. Called from inside `runtime.receive(line:)` on the
+    /// reader's thread, it keeps the call to run right there once the role is handed over;
+    /// from anywhere else it starts the call on a pooled thread.
+    func startCall(name: String, _ work: @escaping @Sendable () -> Void) -> Bool {
+        if receiving, callToRun == nil {
+            callToRun = work
+            return true
+        }
+        return WorkerPool.shared.start(name: name, work)
+    }
+
+    /// Starts reading on a pooled thread.
+    /// - Returns: `false` when no thread could be started.
+    func start(runtime: ExtensionRuntime) -> Bool {
+        self.runtime.withLock { $0 = runtime }
+        return WorkerPool.shared.start(name: "wallet-reader") { self.read() }
+    }
+
+    /// Holds the reader role until end of input or until it hands the role over.
+    private func read() {
+        guard let runtime = runtime.withLock({ $0 }) else { return }
         while true {
-            let count = read(fileDescriptor, buffer.baseAddress, buffer.count)
+            while !unprocessed.isEmpty {
+                let frame = unprocessed.removeFirst()
+                if handle(frame, runtime: runtime) { return }
+            }
+            let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 Diagnostics.log("reading fd \(fileDescriptor) failed: \(String(cString: strerror(errno)))")
                 break
             }
             if count == 0 { break }
-            for frame in framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-                switch frame {
-                case .line(let line):
-                    runtime.receive(line: line)
-                case .oversized(let byteCount):
-                    runtime.receiveOversizedLine(byteCount: byteCount)
-                }
-            }
+            unprocessed = framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         let halfLine = framer.finish()
         if halfLine > 0 {
             Diagnostics.log("fd \(fileDescriptor) ended inside a line; \(halfLine) bytes dropped")
         }
         runtime.receiveEndOfInput()
+    }
+
+    /// Handles one frame. Returns `true` when the frame started a call and this thread, having
+    /// handed the reader role to another, ran it.
+    private func handle(_ frame: LineFramer.Frame, runtime: ExtensionRuntime) -> Bool {
+        switch frame {
+        case .line(let line):
+            receiving = true
+            runtime.receive(line: line)
+            receiving = false
+        case .oversized(let byteCount):
+            runtime.receiveOversizedLine(byteCount: byteCount)
+        }
+        guard let work = callToRun else { return false }
+        callToRun = nil
+        guard WorkerPool.shared.start(name: "wallet-reader", { self.read() }) else {
+            // No thread for the reader role: run the call here and keep reading afterwards.
+            Diagnostics.log("could not start a reader thread; running the call on the reader")
+            work()
+            return false
+        }
+        work()
+        return true
     }
 }
