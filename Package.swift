@@ -13,6 +13,7 @@ let exampleExecutables: [Target] = [
 /// Benchmark programs, run by scripts/bench (never by the tests).
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
+    .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
     .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire"], path: "Benchmarks/HostBench"),
 ]
 
