@@ -72,7 +72,7 @@ struct ConformanceTests {
     static let misbehaviours: [Misbehaviour] = [
         Misbehaviour(mode: "slow-status 150", fails: ["status-cold-deadline", "status-warm-deadline"],
                      passes: ["result-shape-status", "honours-cancel"]),
-        Misbehaviour(mode: "slow-launch 200", fails: ["status-cold-deadline"], passes: ["status-warm-deadline"]),
+        Misbehaviour(mode: "slow-launch 200", fails: ["status-cold-deadline"]),
         Misbehaviour(mode: "late-complete 200", fails: ["status-cold-deadline", "status-warm-deadline"],
                      passes: ["honours-cancel", "exactly-once"]),
         Misbehaviour(mode: "hang", fails: ["result-shape-status", "honours-cancel", "exactly-once"]),

@@ -6,8 +6,11 @@ import WalletWire
 /// on demand, every event of the run, and what earlier checks learned (the methods the
 /// extension implements, the results of the shape checks).
 public final class ConformanceContext: Sendable {
+    /// The extension under test, as it loaded.
     public let bundle: ExtensionBundle
+    /// What the profile set up for the run.
     public let environment: ConformanceEnvironment
+    /// How the engine runs, with the host configuration every runner starts from.
     public let options: ConformanceOptions
     /// Every event of the run, from every runner, oldest first.
     public let events: EventCollector
@@ -178,51 +181,5 @@ public final class ConformanceContext: Sendable {
             guard ContinuousClock.now < giveUp else { return .silent }
             try? await Task.sleep(for: .milliseconds(5))
         }
-    }
-}
-
-/// A result of the documented shape from one method's shape check, with what it was called with.
-public struct MethodResult: Sendable {
-    public var method: String
-    public var params: JSONValue
-    public var value: JSONValue
-    public var milliseconds: Double
-
-    public init(method: String, params: JSONValue, value: JSONValue, milliseconds: Double) {
-        self.method = method
-        self.params = params
-        self.value = value
-        self.milliseconds = milliseconds
-    }
-}
-
-/// Numbers for evidence sentences: `0.9 ms`, `34.2 ms`, `152 ms`, `1.5 s`; `9.6 MB`.
-public enum ConformanceFormat {
-    public static func milliseconds(_ value: Double) -> String {
-        if value >= 1000 {
-            let seconds = value / 1000
-            return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
-        }
-        return value >= 100 ? "\(Int(value.rounded())) ms" : String(format: "%.1f ms", value)
-    }
-
-    public static func duration(_ duration: Duration) -> String {
-        milliseconds(ExtensionConnection.milliseconds(duration))
-    }
-
-    /// Mebibytes, as the kernel's messages call them MB: `9.6 MB`, `55 MB`.
-    public static func megabytes(_ bytes: Int) -> String {
-        bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
-    }
-
-    /// `1 call`, `2 calls`.
-    public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-    }
-
-    /// `a`, `a and b`, `a, b and c`.
-    public static func list(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 }

@@ -12,7 +12,7 @@ enum StandardChecks {
     /// A check in the run's plan, with what it depends on.
     struct Planned {
         var definition: ConformanceCheckDefinition
-        /// Skipped when the handshake failed (the handshake check itself runs regardless).
+        /// Skipped when the handshake check failed.
         var needsHandshake = true
         /// Judges the whole run's events: every runner is stopped first.
         var runWide = false
@@ -22,12 +22,12 @@ enum StandardChecks {
     /// load: then only the checks that do not depend on the point's methods are listed).
     static func withoutManifest(point: ExtensionPoint?, options: ConformanceOptions,
                                 profileChecks: [ConformanceCheckDefinition] = []) -> [Planned] {
-        var plan = [Planned(definition: handshake)]
+        var plan = [Planned(definition: handshake, needsHandshake: false)]
         if let point {
             plan += point.methods.map { Planned(definition: resultShape($0.name)) }
-            let timed = point.methods.map(\.name).filter { method in
-                options.configuration.deadline(for: method, at: point).map { $0 <= options.timedDeadlineThreshold } ?? false
-            }
+            // Which methods are timed is the point's nature (Wallet's 100 ms status); the limit they
+            // are timed against is the configuration's, so `--deadline status=2s` relaxes, not removes, them.
+            let timed = point.methods.filter { $0.deadline <= options.timedDeadlineThreshold }.map(\.name)
             plan += timed.flatMap { [Planned(definition: coldDeadline($0)), Planned(definition: warmDeadline($0))] }
         }
         plan += [Planned(definition: honoursCancel), Planned(definition: concurrentCalls)]
