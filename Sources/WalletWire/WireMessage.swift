@@ -33,17 +33,21 @@ public struct WireDecodingError: Error, Sendable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// Encodes and decodes JSON-RPC 2.0 lines. Not thread-safe: give each reader
-/// and writer its own instance.
-public struct WireCodec {
-    private let encoder: JSONEncoder
-    private let decoder: JSONDecoder
-
-    public init() {
-        encoder = JSONEncoder()
+/// Encodes and decodes JSON-RPC 2.0 lines. Cheap to create and safe to use from any thread:
+/// every instance shares one encoder and one decoder (both are thread-safe), so a hot path
+/// pays for no allocation of its own.
+public struct WireCodec: Sendable {
+    private static let sharedEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        decoder = JSONDecoder()
-    }
+        return encoder
+    }()
+    private static let sharedDecoder = JSONDecoder()
+
+    private var encoder: JSONEncoder { Self.sharedEncoder }
+    private var decoder: JSONDecoder { Self.sharedDecoder }
+
+    public init() {}
 
     // MARK: Encoding
 

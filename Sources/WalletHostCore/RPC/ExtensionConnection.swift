@@ -77,6 +77,7 @@ final class ExtensionConnection: Sendable {
     private func enqueueCall(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                              deadline: ContinuousClock.Instant?, gated: Bool,
                              continuation: CheckedContinuation<CallReply, Never>) {
+        var needsWake = false
         let failure: ExtensionCallError? = state.withLock { state in
             if let exit = state.exit {
                 return Self.terminationError(exit, method: method)
@@ -107,6 +108,10 @@ final class ExtensionConnection: Sendable {
                 state.gatedIDs.append(id)
             }
             state.pending[id] = pending
+            // The I/O thread never sleeps past `plannedWake` (at most ``idlePollInterval``): a
+            // call whose deadline comes later needs no wake-up, which keeps a warm round trip
+            // to one context switch each way.
+            needsWake = !state.outgoing.isEmpty || (deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false)
             return nil
         }
         if let failure {
@@ -115,12 +120,6 @@ final class ExtensionConnection: Sendable {
         }
         context.events.record(HostEvent(kind: "call", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
                                         method: method))
-        // The I/O thread never sleeps past `plannedWake` (at most ``idlePollInterval``): a call
-        // whose deadline comes later needs no wake-up, which keeps a warm round trip to one
-        // context switch each way.
-        let needsWake = state.withLock { state in
-            !state.outgoing.isEmpty || (deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false)
-        }
         if needsWake { wake() }
     }
 
