@@ -22,6 +22,7 @@ struct ConformanceTests {
         options.coldAttempts = 5
         let state = StateDirectory(url: FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(UUID().uuidString)"))
+        defer { try? FileManager.default.removeItem(at: state.url) }
         return await WalletConformance.suite(state: state, options: options).run(appex: appex)
     }
 
