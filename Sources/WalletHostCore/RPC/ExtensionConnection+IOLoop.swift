@@ -244,7 +244,7 @@ extension ExtensionConnection {
     }
 
     private func sampleFootprint() {
-        guard let footprint = FootprintReader.footprintBytes(of: child.pid) else { return }
+        guard let footprint = footprint.sample() else { return }
         let overLimit = state.withLock { state -> Bool in
             state.lastFootprint = footprint
             for id in Array(state.pending.keys) {

@@ -100,7 +100,7 @@ extension ExtensionConnection {
         switch match {
         case .live(let call):
             // One last sample, so even a call shorter than the sampling interval has a peak.
-            let footprint = FootprintReader.footprintBytes(of: child.pid)
+            let footprint = self.footprint.sample()
             let peak = [call.peakFootprintBytes, footprint].compactMap { $0 }.max()
             let elapsed = Self.milliseconds(now - call.askedAt)
             context.events.record(HostEvent(kind: wireError == nil ? "result" : "error", bundleIdentifier: context.bundleIdentifier,

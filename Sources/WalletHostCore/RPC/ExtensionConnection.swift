@@ -32,6 +32,8 @@ final class ExtensionConnection: Sendable {
     let launchedAt: ContinuousClock.Instant
     let state: Mutex<ConnectionState>
     let wakeup: (read: Int32, write: Int32)
+    /// The child's memory, sampled while calls are in flight.
+    let footprint: FootprintReader
     private let exitHandler: @Sendable (ExtensionConnection, ExtensionExit) -> Void
 
     deinit {
@@ -48,11 +50,19 @@ final class ExtensionConnection: Sendable {
     init(spawning configuration: SpawnConfiguration, context: ConnectionContext,
          onExit: @escaping @Sendable (ExtensionConnection, ExtensionExit) -> Void) throws {
         let launchedAt = ContinuousClock.now
-        child = try ChildProcess.spawn(configuration)
+        let wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        do {
+            child = try ChildProcess.spawn(configuration)
+        } catch {
+            SystemCall.close(wakeup.read)
+            SystemCall.close(wakeup.write)
+            throw error
+        }
+        self.wakeup = wakeup
+        footprint = FootprintReader(pid: child.pid)
         self.context = context
         self.launchedAt = launchedAt
         state = Mutex(ConnectionState())
-        wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
         exitHandler = onExit
         let thread = Thread { [self] in runLoop() }
         thread.name = "wallet-host.io.\(child.pid)"
