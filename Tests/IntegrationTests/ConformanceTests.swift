@@ -224,8 +224,11 @@ struct ConformanceTests {
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("<testsuite name=\"com.example.sampleissuer.WNonUIExt\""))
 
+        // A failing run keeps its state directory for diagnosis: give it one to remove.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-conform-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
         let bad = try runHost(["conform", try ExampleBundles.testHelper(mode: "wrong-shape").path, "--json",
-                               "--deadline", "status=5s"])
+                               "--deadline", "status=5s", "--state", state.path])
         #expect(bad.status == 1, "\(bad.stdout)\n\(bad.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
         #expect(object["passed"] as? Bool == false)
