@@ -59,10 +59,14 @@ struct FuzzCaseGenerator {
     mutating func next() -> FuzzCase {
         let kinds = ["random", "utf8", "wrongTypes", "unknownId", "repeatedId", "deepNesting", "mutated",
                      "notificationFlood", "hugeLine", "halfLineThenExit", "garbageNoAnswer", "serviceRequest"]
-        // Big inputs are rarer: they cost time, not coverage.
+        // Big and silent inputs are rarer: they cost time (a silent one waits out its deadline),
+        // not coverage.
         var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
-        if (kind == "hugeLine" || kind == "notificationFlood" || kind == "halfLineThenExit"),
+        if (kind == "notificationFlood" || kind == "halfLineThenExit" || kind == "garbageNoAnswer"),
            Int.random(in: 0..<8, using: &random) != 0 {
+            kind = "mutated"
+        }
+        if kind == "hugeLine", Int.random(in: 0..<32, using: &random) != 0 {
             kind = "mutated"
         }
         switch kind {

@@ -11,9 +11,9 @@ extension ExtensionConnection {
         switch frame {
         case .oversized(let byteCount):
             let reason = "a line of \(byteCount) bytes exceeds the \(WireProtocol.maximumLineBytes)-byte limit"
+            malformed(reason, code: RPCErrorCode.lineTooLong, id: nil, loop: &loop)
             // Most likely the response to a call in flight: fail it now rather than at its deadline.
             failAllPending(ExtensionCallError.protocolViolation("\(context.executableName)[\(child.pid)] sent \(reason)"))
-            malformed(reason, code: RPCErrorCode.lineTooLong, id: nil, loop: &loop)
         case .line(let line):
             let message: WireMessage
             do {
