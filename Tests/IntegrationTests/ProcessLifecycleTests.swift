@@ -137,6 +137,23 @@ struct ProcessLifecycleTests {
         #expect(error.message.contains("execve"))
     }
 
+    @Test("a warm process with no call for the idle time is stopped; the next call relaunches")
+    func idleStop() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "normal")) {
+            $0.idleTimeout = .milliseconds(300)
+        }
+        for _ in 0..<3 {
+            _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        }
+        #expect(await runner.pid != nil)
+        try await waitFor(timeout: .seconds(5)) { events.events.contains { $0.kind == "exit" } }
+        #expect(events.events.contains { $0.kind == "stop" && $0.message == "idle" })
+        #expect(await runner.pid == nil)
+        let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        #expect(next.launchedProcess)
+        await runner.stop()
+    }
+
     @Test("no zombie and no leaked descriptor after 200 spawns")
     func noLeaksAfterManySpawns() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")

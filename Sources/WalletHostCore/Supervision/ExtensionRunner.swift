@@ -11,7 +11,8 @@ public actor ExtensionRunner {
     private var handshake: Task<Result<InitializeResult, ExtensionCallError>, Never>?
     private var launchMilliseconds: Double?
     private var callsInFlight = 0
-    private var idleGeneration = 0
+    private var lastCallEnded = ContinuousClock.now
+    private var idleWatcher: Task<Void, Never>?
     /// Processes launched so far (for reports and tests).
     public private(set) var launchCount = 0
 
@@ -245,18 +246,30 @@ public actor ExtensionRunner {
         launchMilliseconds = nil
     }
 
+    /// Notes the end of a call; one watcher task per runner stops the process once no call
+    /// has ended for `idleTimeout` (a task per call would pile up sleeping tasks on a busy host).
     private func scheduleIdleStop() {
         guard let idleTimeout = configuration.idleTimeout, callsInFlight == 0 else { return }
-        idleGeneration += 1
-        let generation = idleGeneration
-        Task {
-            try? await Task.sleep(for: idleTimeout)
-            await self.stopIfIdle(generation: generation)
+        lastCallEnded = .now
+        guard idleWatcher == nil else { return }
+        idleWatcher = Task {
+            var wakeAt = ContinuousClock.now + idleTimeout
+            while true {
+                try? await Task.sleep(until: wakeAt)
+                guard let next = await self.stopIfIdle(idleTimeout: idleTimeout) else { return }
+                wakeAt = next
+            }
         }
     }
 
-    private func stopIfIdle(generation: Int) async {
-        guard generation == idleGeneration, callsInFlight == 0, connection != nil else { return }
-        await stop(reason: "idle")
+    /// Stops the process if it has been idle long enough; otherwise returns when to look again.
+    private func stopIfIdle(idleTimeout: Duration) async -> ContinuousClock.Instant? {
+        let due = lastCallEnded + idleTimeout
+        if callsInFlight > 0 || ContinuousClock.now < due {
+            return callsInFlight > 0 ? .now + idleTimeout : due
+        }
+        idleWatcher = nil
+        if connection != nil { await stop(reason: "idle") }
+        return nil
     }
 }
