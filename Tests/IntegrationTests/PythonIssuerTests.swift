@@ -48,7 +48,7 @@ struct PythonIssuerTests {
         process.arguments = arguments
         // stderr goes to a file, so that only one pipe is read and neither can fill up.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()
         process.standardOutput = output
