@@ -52,7 +52,9 @@ struct DemoCommand {
 
         print("\n== 2. Add cards to the iPhone")
         let iphone = await flow.run(AddCardOptions(device: .iphone, issuer: app.bundleIdentifier))
+        Self.printUserAgentTranscript(userAgent, from: 0)
         print(iphone.succeeded ? "Added \(iphone.cards.count) card(s) to the iPhone." : "FAILED: \(iphone.failure ?? "")")
+        let seenByIPhoneFlow = userAgent.transcript.count
 
         print("\n== 3. Wallet asks again: the iPhone has every card, the paired watch has none yet")
         let after = await flow.discover(.iphone)
@@ -63,6 +65,7 @@ struct DemoCommand {
 
         print("\n== 4. Add cards to the Apple Watch")
         let watch = await flow.run(AddCardOptions(device: .watch, issuer: app.bundleIdentifier))
+        Self.printUserAgentTranscript(userAgent, from: seenByIPhoneFlow)
         print(watch.succeeded ? "Added \(watch.cards.count) card(s) to the Apple Watch." : "FAILED: \(watch.failure ?? "")")
 
         print("\n== Pass library")
@@ -71,6 +74,14 @@ struct DemoCommand {
         }
         print("\nEvent log: \(state.logsURL.appendingPathComponent("events.jsonl").path)")
         return iphone.succeeded && watch.succeeded ? 0 : 1
+    }
+
+    /// What the scripted user saw and answered (passwords masked).
+    static func printUserAgentTranscript(_ userAgent: ScriptedUserAgent, from start: Int) {
+        let lines = userAgent.transcript.dropFirst(start)
+        guard !lines.isEmpty else { return }
+        print("The user (scripted):")
+        for line in lines { print("  \(line)") }
     }
 
     /// Builds the example products and assembles their bundles with scripts/make-bundles,
