@@ -18,15 +18,15 @@ enum CallReport {
         }
         var timing = [String]()
         if let launch = outcome.launchMilliseconds {
-            timing.append("launch \(format(launch))")
+            timing.append("launch \(HumanReadable.milliseconds(launch))")
         } else {
             timing.append(outcome.launchedProcess ? "launch unfinished" : "warm")
         }
-        timing.append("call \(format(outcome.callMilliseconds))")
-        var total = "total \(format(outcome.totalMilliseconds))"
-        if let deadline { total += " of \(format(milliseconds(deadline)))" }
+        timing.append("call \(HumanReadable.milliseconds(outcome.callMilliseconds))")
+        var total = "total \(HumanReadable.milliseconds(outcome.totalMilliseconds))"
+        if let deadline { total += " of \(HumanReadable.duration(deadline))" }
         timing.append(total)
-        if let peak = outcome.peakFootprintBytes { timing.append("peak footprint \(megabytes(peak))") }
+        if let peak = outcome.peakFootprintBytes { timing.append("peak footprint \(HumanReadable.megabytes(peak))") }
         lines.append(timing.joined(separator: " · "))
         return lines.joined(separator: "\n")
     }
@@ -41,7 +41,7 @@ enum CallReport {
             "pid": outcome.pid.map { .integer(Int($0)) } ?? .null,
             "launchedProcess": .bool(outcome.launchedProcess),
         ]
-        if let deadline { object["deadlineMs"] = .double(rounded(milliseconds(deadline))) }
+        if let deadline { object["deadlineMs"] = .double(rounded(deadline.milliseconds)) }
         switch outcome.result {
         case .success(let value):
             object["result"] = value
@@ -60,18 +60,6 @@ enum CallReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    static func format(_ milliseconds: Double) -> String {
-        milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.1f ms", milliseconds)
-    }
-
-    static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_048_576)
     }
 
     private static func rounded(_ value: Double) -> Double {

@@ -51,7 +51,7 @@ struct ConformCommand {
         } else {
             let failed = reports.filter { !$0.passed }
             if failed.isEmpty {
-                printer.line("conform: every check passed for \(ConformanceFormat.counted(reports.count, "extension"))")
+                printer.line("conform: every check passed for \(HumanReadable.counted(reports.count, "extension"))")
             } else {
                 let names = failed.map { "\($0.name) (\($0.failedCheckIDs.joined(separator: ", ")))" }
                 printer.line("conform FAILED: \(names.joined(separator: "; "))")

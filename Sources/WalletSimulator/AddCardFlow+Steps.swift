@@ -119,7 +119,7 @@ extension AddCardFlow {
                     .joined(separator: "; ")
             }
         }
-        let timing = Discovery.format(.microseconds(Int64(call.totalMilliseconds * 1000)))
+        let timing = HumanReadable.milliseconds(call.totalMilliseconds)
         if outcome.added {
             transcript("  ✔ \(entry.title) added to \(kind.deviceName) (request \(timing))")
         } else {
@@ -132,7 +132,7 @@ extension AddCardFlow {
 
     private func step(_ name: String, ok: Bool, milliseconds: Double?, _ detail: String, report: inout FlowReport) {
         report.steps.append(FlowStep(step: name, ok: ok, milliseconds: milliseconds, detail: detail))
-        let timing = milliseconds.map { " (\(Discovery.format(.microseconds(Int64($0 * 1000)))))" } ?? ""
+        let timing = milliseconds.map { " (\(HumanReadable.milliseconds($0)))" } ?? ""
         transcript("\(ok ? "✔" : "✘") \(name)\(timing): \(detail)")
     }
 

@@ -27,16 +27,16 @@ struct Discovery: Sendable {
             return found.sorted { $0.0 < $1.0 }.map(\.1)
         }
         let elapsed = ContinuousClock.now - started
-        transcript("Discovery on \(kind.deviceName) (\(Self.format(elapsed))): \"From Apps on Your \(kind.deviceName)\"")
+        transcript("Discovery on \(kind.deviceName) (\(HumanReadable.duration(elapsed))): \"From Apps on Your \(kind.deviceName)\"")
         for issuer in issuers {
-            let timing = issuer.milliseconds.map { " (status \(Self.format(.microseconds(Int64($0 * 1000)))))" } ?? ""
+            let timing = issuer.milliseconds.map { " (status \(HumanReadable.milliseconds($0)))" } ?? ""
             if issuer.listed {
                 transcript("  ✔ \(issuer.name)\(timing)")
             } else {
                 transcript("  ✘ \(issuer.name): \(issuer.reason ?? "not listed")\(timing)")
             }
         }
-        return Result(issuers: issuers, milliseconds: Self.milliseconds(elapsed))
+        return Result(issuers: issuers, milliseconds: elapsed.milliseconds)
     }
 
     private func discover(_ app: AppBundle, kind: DeviceKind, settings: DeviceSettings) async -> DiscoveredIssuer {
@@ -81,14 +81,5 @@ struct Discovery: Sendable {
             }
         }
         return issuer
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    static func format(_ duration: Duration) -> String {
-        let value = milliseconds(duration)
-        return value >= 10 ? "\(Int(value.rounded())) ms" : String(format: "%.1f ms", value)
     }
 }

@@ -92,6 +92,6 @@ public struct ConformanceSuite: Sendable {
     }
 
     private static func milliseconds(since started: ContinuousClock.Instant) -> Double {
-        (ExtensionConnection.milliseconds(.now - started) * 1000).rounded() / 1000
+        ((.now - started).milliseconds * 1000).rounded() / 1000
     }
 }

@@ -11,7 +11,7 @@ extension StandardChecks {
             return .skipped("skipped: no method the extension implements can be called on its own")
         }
         let params = context.standaloneParameters(method)
-        let grace = ConformanceFormat.duration(context.options.configuration.hangGrace)
+        let grace = HumanReadable.duration(context.options.configuration.hangGrace)
         let (runner, events) = context.makeRunner()
         if case .failure(let error) = await runner.prewarm() {
             await runner.stop(reason: "conformance: cancellation checked")
@@ -44,8 +44,8 @@ extension StandardChecks {
                 }
                 guard case .answered(let milliseconds, let acknowledged) = aftermath else { continue }
                 let answer = acknowledged
-                    ? "acknowledged with -32002 \(ConformanceFormat.milliseconds(milliseconds)) after the ask"
-                    : "answered \(ConformanceFormat.milliseconds(milliseconds)) after the ask (dropped as late)"
+                    ? "acknowledged with -32002 \(HumanReadable.milliseconds(milliseconds)) after the ask"
+                    : "answered \(HumanReadable.milliseconds(milliseconds)) after the ask (dropped as late)"
                 let next = await context.call(runner, method, params: params, deadline: context.patience(for: method))
                 let samePID = await runner.pid == pid
                 await runner.stop(reason: "conformance: cancellation checked")
@@ -58,11 +58,11 @@ extension StandardChecks {
                 }
                 if case .missed = classify(next) {
                     return .failed(cancelled + ", but the next \(method) gave no answer within "
-                                   + ConformanceFormat.duration(context.patience(for: method)))
+                                   + HumanReadable.duration(context.patience(for: method)))
                 }
                 guard samePID else { return .failed(cancelled + ", but its process did not survive") }
                 return .passed(cancelled + ", and the next \(method) on the same process answered in "
-                               + ConformanceFormat.milliseconds(next.totalMilliseconds))
+                               + HumanReadable.milliseconds(next.totalMilliseconds))
             }
         }
         await runner.stop(reason: "conformance: cancellation checked")
@@ -92,18 +92,18 @@ extension StandardChecks {
             for await outcome in group { outcomes.append(outcome) }
             return outcomes
         }
-        let elapsed = ExtensionConnection.milliseconds(.now - started)
+        let elapsed = (.now - started).milliseconds
         await runner.stop(reason: "conformance: concurrency checked")
         let failures = outcomes.compactMap { outcome -> ExtensionCallError? in
             if case .failure(let error) = outcome.result { return error }
             return nil
         }
         guard let first = failures.first else {
-            return .passed("\(count) \(method) calls sent at once were all answered within \(ConformanceFormat.milliseconds(elapsed))")
+            return .passed("\(count) \(method) calls sent at once were all answered within \(HumanReadable.milliseconds(elapsed))")
         }
         return .failed("\(failures.count) of \(count) \(method) calls sent at once failed; the first: "
                        + (first.kind == .deadlineExceeded
-                           ? "no answer within \(ConformanceFormat.duration(patience))"
+                           ? "no answer within \(HumanReadable.duration(patience))"
                            : failureSentence(method, first)))
     }
 
@@ -134,7 +134,7 @@ extension StandardChecks {
         guard let exit = await runner.stop(reason: "conformance: asked to exit") else {
             return .failed("the process ended before it could be asked to exit")
         }
-        let elapsed = ConformanceFormat.milliseconds(ExtensionConnection.milliseconds(.now - started))
+        let elapsed = HumanReadable.milliseconds((.now - started).milliseconds)
         let process = "\(exit.executableName)[\(exit.pid)]"
         let signals = events.events.filter { $0.kind == "kill" && $0.pid == exit.pid }.compactMap(\.message)
         if !signals.isEmpty {

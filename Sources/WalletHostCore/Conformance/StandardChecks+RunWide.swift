@@ -8,9 +8,9 @@ extension StandardChecks {
     ) { context in
         let events = context.events.events
         let limit = context.options.configuration.memoryLimit(at: context.point)
-        let limitText = ConformanceFormat.megabytes(limit)
+        let limitText = HumanReadable.megabytes(limit)
         let peak = events.filter { ["result", "error", "memoryKill", "exit"].contains($0.kind) }.compactMap(\.footprintBytes).max()
-        let peakText = peak.map { "peak footprint \(ConformanceFormat.megabytes($0))" } ?? "no footprint sampled"
+        let peakText = peak.map { "peak footprint \(HumanReadable.megabytes($0))" } ?? "no footprint sampled"
         let scope = runScope(events)
         let deaths = events.filter { $0.kind == "exit" && ($0.message?.hasPrefix("EXC_RESOURCE") ?? false) }.compactMap(\.message)
         if let death = deaths.first ?? context.memoryDeaths.first {
@@ -34,11 +34,11 @@ extension StandardChecks {
         guard let first = problems.first else {
             var evidence = "no malformed line, unknown notification or stray response on fd 4 \(scope)"
             if logLines > 0 {
-                evidence += "; \(ConformanceFormat.counted(logLines, "line")) on stdout and stderr went to the log, never read as protocol"
+                evidence += "; \(HumanReadable.counted(logLines, "line")) on stdout and stderr went to the log, never read as protocol"
             }
             return .passed(evidence)
         }
-        return .failed("\(ConformanceFormat.counted(problems.count, "protocol error")) on fd 4 \(scope); the first: "
+        return .failed("\(HumanReadable.counted(problems.count, "protocol error")) on fd 4 \(scope); the first: "
                        + (first.message ?? first.kind))
     }
 
@@ -51,21 +51,21 @@ extension StandardChecks {
         let hung = events.filter { $0.kind == "hung" }
         let scope = runScope(events)
         if let first = doubles.first {
-            return .failed("\(ConformanceFormat.counted(doubles.count, "second response")) to a request already answered "
+            return .failed("\(HumanReadable.counted(doubles.count, "second response")) to a request already answered "
                            + "\(scope); the first: \(first.message ?? "a double completion")")
         }
         if let first = hung.first {
-            return .failed("\(ConformanceFormat.counted(hung.count, "call")) never answered \(scope): "
+            return .failed("\(HumanReadable.counted(hung.count, "call")) never answered \(scope): "
                            + (first.message ?? "declared hung"))
         }
         return .passed("no second response to any request and no call left unanswered by a live process \(scope) "
-                       + "(\(ConformanceFormat.counted(answered, "answer")))")
+                       + "(\(HumanReadable.counted(answered, "answer")))")
     }
 
     /// "over 31 calls in 9 processes".
     private static func runScope(_ events: [HostEvent]) -> String {
         let calls = events.count { $0.kind == "call" }
         let processes = events.count { $0.kind == "spawn" }
-        return "over \(ConformanceFormat.counted(calls, "request")) in \(ConformanceFormat.counted(processes, "process", plural: "processes"))"
+        return "over \(HumanReadable.counted(calls, "request")) in \(HumanReadable.counted(processes, "process", plural: "processes"))"
     }
 }

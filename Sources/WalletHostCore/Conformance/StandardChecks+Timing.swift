@@ -9,7 +9,7 @@ extension StandardChecks {
                                    title: "\(method) answers within its deadline from a new process (launch included)") { context in
             if let skip = timingSkip(method, context) { return skip }
             guard let limit = context.limit(for: method) else { return .skipped("skipped: \(method) has no deadline") }
-            let limitText = ConformanceFormat.duration(limit)
+            let limitText = HumanReadable.duration(limit)
             let params = context.standaloneParameters(method)
             var misses: [ColdMiss] = []
             let attempts = max(1, context.options.coldAttempts)
@@ -17,13 +17,13 @@ extension StandardChecks {
                 let (runner, events) = context.makeRunner()
                 let outcome = await context.call(runner, method, params: params, deadline: limit)
                 let launch = events.events.first { $0.kind == "handshake" }?.milliseconds
-                let launchText = launch.map { "launch and handshake \(ConformanceFormat.milliseconds($0))" } ?? ""
+                let launchText = launch.map { "launch and handshake \(HumanReadable.milliseconds($0))" } ?? ""
                 switch classify(outcome) {
                 case .answered:
                     await runner.stop(reason: "conformance: cold \(method) timed")
-                    var evidence = "\(method) answered in \(ConformanceFormat.milliseconds(outcome.totalMilliseconds)) cold ("
+                    var evidence = "\(method) answered in \(HumanReadable.milliseconds(outcome.totalMilliseconds)) cold ("
                     if !launchText.isEmpty { evidence += "\(launchText), " }
-                    evidence += "call \(ConformanceFormat.milliseconds(outcome.callMilliseconds)); limit \(limitText))"
+                    evidence += "call \(HumanReadable.milliseconds(outcome.callMilliseconds)); limit \(limitText))"
                     if attempt > 1 { evidence += " on launch \(attempt) of \(attempts); before that: \(ColdMiss.describe(misses))" }
                     return .passed(evidence)
                 case .missed where outcome.launchedProcess && outcome.launchMilliseconds == nil:
@@ -67,16 +67,16 @@ extension StandardChecks {
                     late.append(afterAsk)
                     lastLaunch = launch ?? lastLaunch
                 case .unsent(let launch):
-                    unsent.append(launch.map(ConformanceFormat.milliseconds) ?? "longer than the run waited")
+                    unsent.append(launch.map(HumanReadable.milliseconds) ?? "longer than the run waited")
                 }
             }
             var parts: [String] = []
             if !late.isEmpty {
-                parts.append("it answered \(ConformanceFormat.list(late.map(ConformanceFormat.milliseconds))) after the ask"
-                             + (lastLaunch.map { " (launch and handshake \(ConformanceFormat.milliseconds($0)))" } ?? ""))
+                parts.append("it answered \(HumanReadable.list(late.map(HumanReadable.milliseconds))) after the ask"
+                             + (lastLaunch.map { " (launch and handshake \(HumanReadable.milliseconds($0)))" } ?? ""))
             }
             if !unsent.isEmpty {
-                parts.append("launch and handshake alone took \(ConformanceFormat.list(unsent)), so the call was never sent")
+                parts.append("launch and handshake alone took \(HumanReadable.list(unsent)), so the call was never sent")
             }
             return parts.joined(separator: "; ")
         }
@@ -87,8 +87,8 @@ extension StandardChecks {
                                    title: "\(method) answers within its deadline on a warm process (median of several calls)") { context in
             if let skip = timingSkip(method, context) { return skip }
             guard let limit = context.limit(for: method) else { return .skipped("skipped: \(method) has no deadline") }
-            let limitText = ConformanceFormat.duration(limit)
-            let limitMilliseconds = ExtensionConnection.milliseconds(limit)
+            let limitText = HumanReadable.duration(limit)
+            let limitMilliseconds = limit.milliseconds
             let params = context.standaloneParameters(method)
             let (runner, events) = context.makeRunner()
             if case .failure(let error) = await runner.prewarm() {
@@ -120,8 +120,8 @@ extension StandardChecks {
             let sorted = samples.sorted()
             let median = sorted[sorted.count / 2]
             let over = samples.count { $0 > limitMilliseconds }
-            var evidence = "\(method) answered in \(ConformanceFormat.milliseconds(median)) warm (median of "
-                + "\(ConformanceFormat.counted(count, "call")), slowest \(ConformanceFormat.milliseconds(sorted.last ?? median))"
+            var evidence = "\(method) answered in \(HumanReadable.milliseconds(median)) warm (median of "
+                + "\(HumanReadable.counted(count, "call")), slowest \(HumanReadable.milliseconds(sorted.last ?? median))"
             if over > 0 { evidence += ", \(over) of \(count) over the limit" }
             evidence += "; limit \(limitText))"
             return median <= limitMilliseconds ? .passed(evidence) : .failed(evidence)

@@ -46,7 +46,7 @@ enum StandardChecks {
         if bundle == nil || !errors.isEmpty {
             let listed = errors.prefix(3).map { "\($0.key): \($0.problem)" }
             let more = errors.count > 3 ? "; and \(errors.count - 3) more" : ""
-            return .failed("\(ConformanceFormat.counted(errors.count, "error")) in the manifest: "
+            return .failed("\(HumanReadable.counted(errors.count, "error")) in the manifest: "
                            + (listed.isEmpty ? "the bundle does not load" : listed.joined(separator: "; ")) + more)
         }
         guard let bundle else { return .failed("the bundle does not load") }
@@ -55,10 +55,10 @@ enum StandardChecks {
         if warnings.isEmpty {
             evidence += "; no warnings"
         } else {
-            evidence += "; \(ConformanceFormat.counted(warnings.count, "warning")): "
+            evidence += "; \(HumanReadable.counted(warnings.count, "warning")): "
                 + warnings.prefix(3).map { "\($0.key): \($0.problem)" }.joined(separator: "; ")
         }
-        if !notes.isEmpty { evidence += "; \(ConformanceFormat.counted(notes.count, "note"))" }
+        if !notes.isEmpty { evidence += "; \(HumanReadable.counted(notes.count, "note"))" }
         return .passed(evidence)
     }
 
@@ -71,7 +71,7 @@ enum StandardChecks {
         let result = await runner.prewarm()
         let elapsed = events.events.first { $0.kind == "handshake" }?.milliseconds
         await runner.stop(reason: "conformance: handshake checked")
-        let timing = elapsed.map { " after \(ConformanceFormat.milliseconds($0))" } ?? ""
+        let timing = elapsed.map { " after \(HumanReadable.milliseconds($0))" } ?? ""
         switch result {
         case .failure(let error):
             return .failed("initialize failed\(timing): \(error.message)")
@@ -84,13 +84,13 @@ enum StandardChecks {
                 + "protocol \(initialize.protocolVersion)"
             guard !implemented.isEmpty else {
                 return .failed(evidence + "; it lists none of the methods of \(context.point.identifier) "
-                               + "(\(ConformanceFormat.list(defined))), so Wallet could never call it")
+                               + "(\(HumanReadable.list(defined))), so Wallet could never call it")
             }
             context.recordHandshake(initialize)
-            evidence += ", implements \(ConformanceFormat.list(implemented))"
-            if !missing.isEmpty { evidence += "; does not implement \(ConformanceFormat.list(missing)) (never called)" }
+            evidence += ", implements \(HumanReadable.list(implemented))"
+            if !missing.isEmpty { evidence += "; does not implement \(HumanReadable.list(missing)) (never called)" }
             if !unknown.isEmpty {
-                evidence += "; also lists \(ConformanceFormat.list(unknown)), which \(context.point.identifier) does not define"
+                evidence += "; also lists \(HumanReadable.list(unknown)), which \(context.point.identifier) does not define"
             }
             return .passed(evidence)
         }
@@ -114,11 +114,14 @@ enum StandardChecks {
             }
             let (runner, events) = context.makeRunner()
             let patience = context.patience(for: method)
+            // Shape, not speed: launch first, so a slow start (a loaded machine, a big runtime)
+            // does not eat the call's time. The deadline checks judge launch time.
+            _ = await runner.prewarm()
             let outcome = await context.call(runner, method, params: params, deadline: patience)
             let verdict: ConformanceVerdict
             switch outcome.result {
             case .success(let value):
-                let took = ConformanceFormat.milliseconds(outcome.totalMilliseconds)
+                let took = HumanReadable.milliseconds(outcome.totalMilliseconds)
                 switch exercise.judge(value) {
                 case .valid(let summary):
                     context.recordResult(MethodResult(method: method, params: params, value: value,
@@ -131,7 +134,7 @@ enum StandardChecks {
                 && outcome.launchMilliseconds == nil:
                 let launch = await context.handshakeMilliseconds(in: events)
                 verdict = .failed("\(method) was never sent: launch and handshake took "
-                                  + (launch.map(ConformanceFormat.milliseconds) ?? "longer than the run waited")
+                                  + (launch.map(HumanReadable.milliseconds) ?? "longer than the run waited")
                                   + ", more than the \(patienceText(patience, method: method, context: context)) the call had")
             case .failure(let error) where error.kind == .deadlineExceeded:
                 let aftermath = await context.aftermath(of: method, in: events, since: 0)
@@ -148,9 +151,9 @@ enum StandardChecks {
 
     /// "1 s", or "5 s (the run's cap; the deadline is 20 s)".
     static func patienceText(_ patience: Duration, method: String, context: ConformanceContext) -> String {
-        let text = ConformanceFormat.duration(patience)
+        let text = HumanReadable.duration(patience)
         guard let limit = context.limit(for: method), limit > patience else { return text }
-        return "\(text) (the conformance run's cap; its deadline is \(ConformanceFormat.duration(limit)))"
+        return "\(text) (the conformance run's cap; its deadline is \(HumanReadable.duration(limit)))"
     }
 
     /// What followed a missed deadline, as the end of a sentence.
@@ -158,8 +161,8 @@ enum StandardChecks {
         switch aftermath {
         case .answered(let milliseconds, let acknowledged):
             return acknowledged
-                ? "; it acknowledged the cancellation \(ConformanceFormat.milliseconds(milliseconds)) after the ask"
-                : "; it answered \(ConformanceFormat.milliseconds(milliseconds)) after the ask (dropped as late)"
+                ? "; it acknowledged the cancellation \(HumanReadable.milliseconds(milliseconds)) after the ask"
+                : "; it answered \(HumanReadable.milliseconds(milliseconds)) after the ask (dropped as late)"
         case .hung(let reason):
             let detail = reason.hasPrefix("hung: ") ? String(reason.dropFirst("hung: ".count)) : reason
             return "; the host declared it hung (\(detail)) and stopped it"

@@ -46,7 +46,7 @@ public struct ProcessRun: Sendable {
         stdout.drain(child.stdoutReader, buffer)
         stderr.drain(child.stderrReader, buffer)
         return ProcessRun(status: status!, stdoutLines: stdout.finish(), stderrLines: stderr.finish(),
-                          milliseconds: ExtensionConnection.milliseconds(.now - started), timedOut: timedOut)
+                          milliseconds: (.now - started).milliseconds, timedOut: timedOut)
     }
 }
 

@@ -213,13 +213,13 @@ extension ExtensionConnection {
             let error = deadlineError(call, now: now)
             context.events.record(HostEvent(kind: "deadlineMiss", bundleIdentifier: context.bundleIdentifier,
                                             pid: child.pid, method: call.method, requestID: id.description,
-                                            milliseconds: Self.milliseconds(now - call.askedAt), message: error.message))
+                                            milliseconds: (now - call.askedAt).milliseconds, message: error.message))
             call.continuation.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
                                                           sentAt: call.sentAt, finishedAt: now))
         }
         if let (id, call) = hung.first {
-            let silence = Self.milliseconds(now - call.deadline)
-            let reason = "hung: no answer to \(call.method) (id \(id)) \(Self.format(silence)) after its deadline"
+            let silence = (now - call.deadline).milliseconds
+            let reason = "hung: no answer to \(call.method) (id \(id)) \(HumanReadable.milliseconds(silence)) after its deadline"
             context.events.record(HostEvent(kind: "hung", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
                                             method: call.method, requestID: id.description, message: reason))
             Task { _ = await self.stop(reason: reason, grace: .milliseconds(200)) }
@@ -227,15 +227,15 @@ extension ExtensionConnection {
     }
 
     private func deadlineError(_ call: PendingCall, now: ContinuousClock.Instant) -> ExtensionCallError {
-        let allowed = Self.milliseconds((call.deadline ?? now) - call.askedAt)
-        let elapsed = Self.milliseconds(now - call.askedAt)
-        var message = "\(call.method) did not complete within its \(Self.format(allowed)) deadline "
+        let allowed = ((call.deadline ?? now) - call.askedAt).milliseconds
+        let elapsed = (now - call.askedAt).milliseconds
+        var message = "\(call.method) did not complete within its \(HumanReadable.milliseconds(allowed)) deadline "
         if let sentAt = call.sentAt {
-            let launch = Self.milliseconds(sentAt - call.askedAt)
-            message += "(no answer \(Self.format(elapsed)) after the ask, over by \(Self.format(elapsed - allowed))"
-            message += launch >= 1 ? "; launch and handshake took \(Self.format(launch)))" : ")"
+            let launch = (sentAt - call.askedAt).milliseconds
+            message += "(no answer \(HumanReadable.milliseconds(elapsed)) after the ask, over by \(HumanReadable.milliseconds(elapsed - allowed))"
+            message += launch >= 1 ? "; launch and handshake took \(HumanReadable.milliseconds(launch)))" : ")"
         } else {
-            message += "(launch and handshake alone took more than \(Self.format(elapsed)))"
+            message += "(launch and handshake alone took more than \(HumanReadable.milliseconds(elapsed)))"
         }
         if let consequence = ExtensionPointRegistry.wallet.point(context.extensionPoint)?.method(named: call.method)?.consequence {
             message += ": \(consequence.summary)"
@@ -294,7 +294,7 @@ extension ExtensionConnection {
         }
         child.closeDescriptors()
         context.events.record(HostEvent(kind: "exit", bundleIdentifier: context.bundleIdentifier, pid: child.pid,
-                                        milliseconds: Self.milliseconds(.now - launchedAt),
+                                        milliseconds: (.now - launchedAt).milliseconds,
                                         footprintBytes: exit.isMemoryDeath ? state.withLock { $0.lastFootprint } : nil,
                                         message: exit.description))
         let now = ContinuousClock.now
@@ -314,13 +314,5 @@ extension ExtensionConnection {
             let lowered = line.lowercased()
             return markers.contains { lowered.contains($0) }
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    static func format(_ milliseconds: Double) -> String {
-        milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : "\((milliseconds * 10).rounded() / 10) ms"
     }
 }

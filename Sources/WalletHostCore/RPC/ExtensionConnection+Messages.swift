@@ -102,19 +102,19 @@ extension ExtensionConnection {
             // One last sample, so even a call shorter than the sampling interval has a peak.
             let footprint = self.footprint.sample()
             let peak = [call.peakFootprintBytes, footprint].compactMap { $0 }.max()
-            let elapsed = Self.milliseconds(now - call.askedAt)
+            let elapsed = (now - call.askedAt).milliseconds
             context.events.record(HostEvent(kind: wireError == nil ? "result" : "error", bundleIdentifier: context.bundleIdentifier,
                                             pid: child.pid, method: call.method, requestID: id.description,
                                             milliseconds: elapsed, footprintBytes: peak, message: wireError?.description))
             call.continuation.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt,
                                                           finishedAt: now))
         case .late(let expired):
-            let elapsed = Self.milliseconds(now - expired.askedAt)
-            let allowed = Self.milliseconds(expired.deadline - expired.askedAt)
+            let elapsed = (now - expired.askedAt).milliseconds
+            let allowed = (expired.deadline - expired.askedAt).milliseconds
             let acknowledged = wireError?.code == RPCErrorCode.requestCancelled
             let message = acknowledged
-                ? "\(expired.method) acknowledged the cancellation \(Self.format(elapsed)) after the ask"
-                : "\(expired.method) completed \(Self.format(elapsed)) after the ask, \(Self.format(elapsed - allowed)) past its \(Self.format(allowed)) deadline; dropped"
+                ? "\(expired.method) acknowledged the cancellation \(HumanReadable.milliseconds(elapsed)) after the ask"
+                : "\(expired.method) completed \(HumanReadable.milliseconds(elapsed)) after the ask, \(HumanReadable.milliseconds(elapsed - allowed)) past its \(HumanReadable.milliseconds(allowed)) deadline; dropped"
             context.events.record(HostEvent(kind: acknowledged ? "cancelAcknowledged" : "lateCompletion",
                                             bundleIdentifier: context.bundleIdentifier, pid: child.pid, method: expired.method,
                                             requestID: id.description, milliseconds: elapsed, message: message))

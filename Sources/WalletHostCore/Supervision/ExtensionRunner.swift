@@ -77,7 +77,7 @@ public actor ExtensionRunner {
         case .failure(let error):
             return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
                                callMilliseconds: 0,
-                               totalMilliseconds: ExtensionConnection.milliseconds(.now - askedAt), peakFootprintBytes: nil, pid: nil)
+                               totalMilliseconds: (.now - askedAt).milliseconds, peakFootprintBytes: nil, pid: nil)
         case .success(let value):
             launched = value
         }
@@ -98,10 +98,10 @@ public actor ExtensionRunner {
             }
             return error
         }
-        let callMilliseconds = reply.sentAt.map { ExtensionConnection.milliseconds(reply.finishedAt - $0) } ?? 0
+        let callMilliseconds = reply.sentAt.map { (reply.finishedAt - $0).milliseconds } ?? 0
         return CallOutcome(method: method, result: decoded, launchMilliseconds: launch, launchedProcess: wasCold,
                            callMilliseconds: callMilliseconds,
-                           totalMilliseconds: ExtensionConnection.milliseconds(reply.finishedAt - askedAt),
+                           totalMilliseconds: (reply.finishedAt - askedAt).milliseconds,
                            peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
     }
 
@@ -155,7 +155,7 @@ public actor ExtensionRunner {
         }
         launchCount += 1
         configuration.events.record(HostEvent(kind: "spawn", bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid,
-                                              milliseconds: ExtensionConnection.milliseconds(.now - connection.launchedAt),
+                                              milliseconds: (.now - connection.launchedAt).milliseconds,
                                               message: descriptor.executablePath))
         self.connection = connection
         let handshake = Task { await self.performHandshake(connection) }
@@ -168,7 +168,7 @@ public actor ExtensionRunner {
         var deadlines: [String: Int] = [:]
         for method in point.methods {
             if let deadline = configuration.deadline(for: method.name, at: point) {
-                deadlines[method.name] = Int(ExtensionConnection.milliseconds(deadline).rounded())
+                deadlines[method.name] = Int(deadline.milliseconds.rounded())
             }
         }
         let params = InitializeParams(extensionPoint: point.identifier, principalClass: descriptor.principalClass,
@@ -201,7 +201,7 @@ public actor ExtensionRunner {
             return ExtensionCallError(error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded ? error.kind : .launchFailed,
                                code: error.code, message: "handshake failed: \(error.message)")
         }
-        let elapsed = ExtensionConnection.milliseconds(reply.finishedAt - connection.launchedAt)
+        let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
         switch result {
         case .success(let initialize):
             launchMilliseconds = elapsed

@@ -25,18 +25,18 @@ extension WalletConformance {
                 let warnings = validation.findings.count - errors
                 total += entries.count
                 findings += validation.findings
-                parts.append("\(method) (\(kind.deviceName)): \(ConformanceFormat.counted(entries.count, "entry", plural: "entries")), "
-                             + "\(ConformanceFormat.counted(errors, "error")), \(ConformanceFormat.counted(warnings, "warning"))")
+                parts.append("\(method) (\(kind.deviceName)): \(HumanReadable.counted(entries.count, "entry", plural: "entries")), "
+                             + "\(HumanReadable.counted(errors, "error")), \(HumanReadable.counted(warnings, "warning"))")
             }
             guard !parts.isEmpty else {
-                return .skipped("skipped: no entries to validate: \(ConformanceFormat.list(missing)) gave no result of the "
-                                + "documented shape (see \(ConformanceFormat.list(missing.map { "result-shape-\($0)" })))")
+                return .skipped("skipped: no entries to validate: \(HumanReadable.list(missing)) gave no result of the "
+                                + "documented shape (see \(HumanReadable.list(missing.map { "result-shape-\($0)" })))")
             }
             guard total > 0 else {
                 return .skipped("skipped: \(parts.joined(separator: "; ")): no entries were offered, so there is nothing to validate")
             }
             var evidence = parts.joined(separator: "; ")
-            if !missing.isEmpty { evidence += "; \(ConformanceFormat.list(missing)) not validated (no result of the documented shape)" }
+            if !missing.isEmpty { evidence += "; \(HumanReadable.list(missing)) not validated (no result of the documented shape)" }
             if let error = findings.first(where: \.isError) {
                 return .failed(evidence + "; the first error: \(error.conformanceLabel): \(error.field): \(error.problem)")
             }
@@ -112,7 +112,7 @@ extension WalletConformance {
         guard first.pid == second.pid else {
             return .failed("the process did not survive the first \(method) call, so the second ran on a new one")
         }
-        let count = ConformanceFormat.counted(firstEntries.count, "entry", plural: "entries")
+        let count = HumanReadable.counted(firstEntries.count, "entry", plural: "entries")
         if let difference = EntryComparison.difference(firstEntries, secondEntries) {
             return .failed("two \(method) calls on one process differ: \(difference)")
         }

@@ -45,7 +45,7 @@ extension WalletConformance {
                                              ("encryptedPassData", request.encryptedPassData),
                                              ("ephemeralPublicKey", request.ephemeralPublicKey),
                                              ("wrappedKey", request.wrappedKey)]
-            let present = fields.compactMap { name, data in data.map { "\(name) \(ConformanceFormat.counted($0.count, "byte"))" } }
+            let present = fields.compactMap { name, data in data.map { "\(name) \(HumanReadable.counted($0.count, "byte"))" } }
             return .valid(summary: present.isEmpty ? "an empty request" : present.joined(separator: ", "))
         })
 
@@ -63,6 +63,6 @@ extension WalletConformance {
     static func describe(_ entries: [WirePassEntry]) -> String {
         guard !entries.isEmpty else { return "no entries" }
         let names = entries.prefix(3).map(\.identifier).joined(separator: ", ") + (entries.count > 3 ? ", ..." : "")
-        return "\(ConformanceFormat.counted(entries.count, "entry", plural: "entries")): \(names)"
+        return "\(HumanReadable.counted(entries.count, "entry", plural: "entries")): \(names)"
     }
 }

@@ -72,7 +72,7 @@ public enum WalletConformance {
         }
         do {
             let opened = try AppLauncher(device: device).open(app, timeout: .seconds(10))
-            return "opened \(name) once first (\(ConformanceFormat.milliseconds(opened.run.milliseconds))), "
+            return "opened \(name) once first (\(HumanReadable.milliseconds(opened.run.milliseconds))), "
                 + "as a user does before Wallet lists the issuer"
         } catch {
             return "could not open \(name) first, so its App Group may be empty: \(error)"

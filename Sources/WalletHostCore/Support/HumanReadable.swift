@@ -1,7 +1,8 @@
 import Foundation
 
-/// Numbers for evidence sentences: `0.9 ms`, `34.2 ms`, `152 ms`, `1.5 s`; `9.6 MB`.
-public enum ConformanceFormat {
+/// Numbers for people, in every message the host prints: `0.9 ms`, `34.2 ms`, `152 ms`,
+/// `1.5 s`; `9.6 MB`.
+public enum HumanReadable {
     /// Milliseconds for people: one decimal under 100 ms, whole milliseconds up to a second, then seconds.
     public static func milliseconds(_ value: Double) -> String {
         if value >= 1000 {
@@ -13,7 +14,7 @@ public enum ConformanceFormat {
 
     /// A duration as ``milliseconds(_:)`` writes it: `100 ms`, `20 s`.
     public static func duration(_ duration: Duration) -> String {
-        milliseconds(ExtensionConnection.milliseconds(duration))
+        milliseconds(duration.milliseconds)
     }
 
     /// Mebibytes, as the kernel's messages call them MB: `9.6 MB`, `55 MB`.
@@ -30,5 +31,12 @@ public enum ConformanceFormat {
     public static func list(_ items: [String]) -> String {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, fractions included.
+    public var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }
