@@ -34,7 +34,7 @@ struct StateCommands {
             print(parsed.has("json") ? "{\"removed\":\(removed)}" : "removed \(removed) pass(es)")
             return removed > 0 ? 0 : 1
         case "reset":
-            try device.state.update([PassRecord].self, in: device.state.passesURL, empty: []) { $0.removeAll { deviceKind == nil || $0.device == deviceKind } }
+            try device.resetPasses(device: deviceKind)
             print(parsed.has("json") ? "{\"reset\":true}" : "pass library emptied")
         case let other?:
             throw UsageError("passes takes list, add, remove or reset, not \"\(other)\"")

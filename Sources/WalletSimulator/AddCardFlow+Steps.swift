@@ -90,10 +90,8 @@ extension AddCardFlow {
             outcome.error = "the non-UI extension is gone"
             return outcome
         }
-        let material = ProvisioningMaterial()
-        let params = GenerateAddPaymentPassRequestParams(identifier: entry.identifier, configuration: entry.addRequestConfiguration,
-                                                         certificateChain: material.certificateChain, nonce: material.nonce,
-                                                         nonceSignature: material.nonceSignature)
+        // A fresh certificate chain, nonce and signature for every card.
+        let params = ProvisioningMaterial().requestParams(for: entry)
         let call = await runner.call(WireMethod.generateAddPaymentPassRequest, params: params,
                                      resultType: AddPaymentPassRequestResult?.self)
         outcome.milliseconds = call.totalMilliseconds

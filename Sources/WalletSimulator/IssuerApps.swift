@@ -49,13 +49,7 @@ public struct AppLauncher: Sendable {
             throw StateError("\(app.url.path): the app has no executable to open")
         }
         let groups = try device.state.appGroupContainers(app.appGroups)
-        var environment: [String: String] = [:]
-        for key in HostConfiguration().environmentAllowList {
-            if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
-        }
-        let groupsJSON = (try? JSONSerialization.data(withJSONObject: groups, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        environment[WireEnvironment.appGroups] = groupsJSON
+        var environment = HostConfiguration().baseEnvironment(appGroups: groups)
         environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier
         let configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,
                                                workingDirectory: app.url.path, limits: ProcessLimits(dataBytes: nil))

@@ -45,6 +45,13 @@ public struct SimulatedDevice: Sendable {
         return removed
     }
 
+    /// Removes every pass on `device`, or on both devices when nil.
+    public func resetPasses(device: DeviceKind?) throws {
+        try state.update([PassRecord].self, in: state.passesURL, empty: []) { passes in
+            passes.removeAll { device == nil || $0.device == device }
+        }
+    }
+
     public func settings() throws -> DeviceSettings {
         try state.read(DeviceSettings.self, from: state.deviceURL, empty: DeviceSettings())
     }

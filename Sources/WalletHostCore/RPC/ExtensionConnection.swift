@@ -133,15 +133,6 @@ final class ExtensionConnection: Sendable {
         if needsWake { wake() }
     }
 
-    /// Sends a notification (fire and forget).
-    func notify(method: String, params: some Encodable & Sendable) {
-        state.withLock { state in
-            guard state.exit == nil, let line = try? state.codec.notification(method: method, params: params) else { return }
-            writeLocked(line, state: &state)
-        }
-        wake()
-    }
-
     /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did
     /// not list in `initialize` fail as not implemented and are never sent.
     func openGate(implementedMethods: [String]) {
@@ -194,11 +185,6 @@ final class ExtensionConnection: Sendable {
     }
 
     // MARK: Stopping
-
-    /// Marks the connection as stopping: new calls fail at once.
-    func beginStopping() {
-        state.withLock { $0.stopping = true }
-    }
 
     /// Waits until the process has been reaped (or returns at once if it already was).
     func waitForExit(timeout: Duration) async -> ExtensionExit? {

@@ -219,13 +219,7 @@ public actor ExtensionRunner {
     }
 
     private func environment(memoryLimit: Int) -> [String: String] {
-        let host = ProcessInfo.processInfo.environment
-        var environment: [String: String] = [:]
-        for key in configuration.environmentAllowList {
-            if let value = host[key] { environment[key] = value }
-        }
-        let groups = (try? JSONSerialization.data(withJSONObject: descriptor.appGroups, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        var environment = configuration.baseEnvironment(appGroups: descriptor.appGroups)
         // iOS kills a crashing extension at once; Swift's backtracer would first spend a
         // noticeable fraction of a second symbolicating. Set SWIFT_BACKTRACE in the host's
         // environment (it is passed through) to get backtraces in the extension log.
@@ -234,7 +228,6 @@ public actor ExtensionRunner {
         environment[WireEnvironment.extensionPoint] = descriptor.point.identifier
         environment[WireEnvironment.bundleIdentifier] = descriptor.bundleIdentifier
         environment[WireEnvironment.containingAppBundleIdentifier] = descriptor.containingAppBundleIdentifier
-        environment[WireEnvironment.appGroups] = groups
         environment[WireEnvironment.memoryLimitBytes] = String(memoryLimit)
         return environment
     }

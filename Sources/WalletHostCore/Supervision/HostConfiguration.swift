@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// How the host runs extensions. Defaults are Wallet's; every limit can be overridden for experiments.
 public struct HostConfiguration: Sendable {
@@ -25,6 +26,21 @@ public struct HostConfiguration: Sendable {
     public var services: (any HostServiceProvider)?
 
     public init() {}
+
+    /// The host environment's allow-listed variables plus the App Group containers
+    /// (`WALLET_EXTENSION_APP_GROUPS`, a JSON object): what every process the host starts gets,
+    /// extensions and containing apps alike.
+    public func baseEnvironment(appGroups: [String: String]) -> [String: String] {
+        let host = ProcessInfo.processInfo.environment
+        var environment: [String: String] = [:]
+        for key in environmentAllowList {
+            if let value = host[key] { environment[key] = value }
+        }
+        let groups = (try? JSONSerialization.data(withJSONObject: appGroups, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        environment[WireEnvironment.appGroups] = groups
+        return environment
+    }
 
     /// The deadline for `method` at `point`, override first.
     public func deadline(for method: String, at point: ExtensionPoint) -> Duration? {
