@@ -67,15 +67,9 @@ struct CallCommand {
     /// After a missed deadline, gives the extension its grace to answer late, so the report can
     /// say how long it really took ("status took 152 ms").
     private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
-        let giveUp = ContinuousClock.now + grace
-        while ContinuousClock.now < giveUp {
-            if let late = events.events.last(where: { $0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged" }) {
-                return late.message
-            }
-            if events.events.contains(where: { $0.kind == "exit" }) { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return nil
+        let event = await events.firstEvent(within: grace) { [.lateCompletion, .cancelAcknowledged, .exit].contains($0.kind) }
+        guard let event, event.kind != .exit else { return nil }
+        return event.message
     }
 }
 

@@ -15,6 +15,11 @@ enum CallReport {
             lines.append("\(outcome.method) FAILED -> \(process)")
             lines.append("  \(error.message)")
             if let lateNote { lines.append("  \(lateNote)") }
+            let seen = error.diagnostics.lines.filter { !$0.hasPrefix("peak footprint") }
+            if !seen.isEmpty {
+                lines.append("  what else the host saw during the call:")
+                lines += seen.map { "    \($0)" }
+            }
         }
         var timing = [String]()
         if let launch = outcome.launchMilliseconds {
@@ -50,10 +55,32 @@ enum CallReport {
                                                "kind": .string(error.kind.rawValue)]
             if let lateNote { detail["late"] = .string(lateNote) }
             object["error"] = .object(detail)
+            object["diagnostics"] = diagnosticsJSON(error.diagnostics)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(JSONValue.object(object))) ?? Data(), as: UTF8.self)
+    }
+
+    /// `{"protocolViolations": [{"reason", "detail", "excerpt", "requestID"}], "stderrTail": [...],
+    /// "exitCode" or "signal", "peakFootprintBytes"}`.
+    private static func diagnosticsJSON(_ diagnostics: CallDiagnostics) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "protocolViolations": .array(diagnostics.protocolViolations.map { violation in
+                var entry: [String: JSONValue] = ["reason": .string(violation.reason.rawValue), "detail": .string(violation.detail)]
+                if let excerpt = violation.excerpt { entry["excerpt"] = .string(excerpt) }
+                if let id = violation.requestID { entry["requestID"] = .string(id) }
+                return .object(entry)
+            }),
+            "stderrTail": .array(diagnostics.stderrTail.map { .string($0) }),
+            "peakFootprintBytes": diagnostics.peakFootprintBytes.map { .integer($0) } ?? .null,
+        ]
+        switch diagnostics.termination {
+        case .exited(let code)?: object["exitCode"] = .integer(Int(code))
+        case .signaled?: object["signal"] = diagnostics.termination?.signalName.map { .string($0) } ?? .null
+        case nil: break
+        }
+        return .object(object)
     }
 
     private static func pretty(_ value: JSONValue) -> String {

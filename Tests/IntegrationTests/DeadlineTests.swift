@@ -25,7 +25,7 @@ struct DeadlineTests {
         #expect(error.message.contains("Wallet would not list the app"))
         // The caller hears at the deadline, not when the extension finally answers.
         #expect(outcome.totalMilliseconds < 180)
-        try await waitFor { events.events.contains { $0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged" } }
+        try await waitFor { events.events.contains { $0.kind == .lateCompletion || $0.kind == .cancelAcknowledged } }
         await runner.stop()
     }
 
@@ -69,9 +69,9 @@ struct DeadlineTests {
         try ExampleBundles.setMode("late-complete 200", appex: appex)
         let late = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? late.result.get()) == nil)
-        try await waitFor { events.events.contains { $0.kind == "lateCompletion" } }
-        let event = try #require(events.events.first { $0.kind == "lateCompletion" })
-        #expect(event.message?.contains("dropped") == true)
+        try await waitFor { events.events.contains { $0.kind == .lateCompletion } }
+        let event = try #require(events.events.first { $0.kind == .lateCompletion })
+        #expect(event.message.contains("dropped"))
 
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
@@ -86,8 +86,8 @@ struct DeadlineTests {
         let (runner, events, _) = try ExampleBundles.runner(appex: appex)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? outcome.result.get()) != nil)
-        try await waitFor { events.events.contains { $0.kind == "doubleCompletion" } }
-        #expect(events.events.filter { $0.kind == "result" && $0.method == WireMethod.status }.count == 1)
+        try await waitFor { events.events.contains { $0.kind == .doubleCompletion } }
+        #expect(events.events.filter { $0.kind == .result && $0.method == WireMethod.status }.count == 1)
         await runner.stop()
     }
 
@@ -103,8 +103,8 @@ struct DeadlineTests {
         try ExampleBundles.setMode("hang", appex: appex)
         let hung = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? hung.result.get()) == nil)
-        try await waitFor { events.events.contains { $0.kind == "exit" } }
-        #expect(events.events.contains { $0.kind == "hung" })
+        try await waitFor { events.events.contains { $0.kind == .exit } }
+        #expect(events.events.contains { $0.kind == .hung })
 
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)

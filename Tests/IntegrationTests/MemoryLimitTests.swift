@@ -31,7 +31,7 @@ struct MemoryLimitTests {
         #expect(error.kind == .memoryLimitExceeded)
         let pid = try #require(outcome.pid)
         #expect(error.message.contains("EXC_RESOURCE -> TestHelperExt[\(pid)] exceeded mem limit: ActiveHard 55 MB (fatal)"))
-        #expect(events.events.contains { $0.kind == "exit" && $0.message?.contains("EXC_RESOURCE") == true })
+        #expect(events.events.contains { $0.kind == .exit && $0.message.contains("EXC_RESOURCE") })
 
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)

@@ -46,8 +46,8 @@ struct ProcessLifecycleTests {
         let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "garbage-line"))
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? outcome.result.get()) != nil)
-        let problem = try #require(events.events.first { $0.kind == "protocolError" })
-        #expect(problem.message?.contains("not valid JSON") == true)
+        let problem = try #require(events.events.first { $0.kind == .protocolError })
+        #expect(problem.message.contains("not valid JSON") == true)
         await runner.stop()
     }
 
@@ -64,7 +64,7 @@ struct ProcessLifecycleTests {
         }
         #expect(error.kind == .protocolViolation)
         #expect(error.message.contains("exceeds the 16777216-byte limit"))
-        #expect(events.events.contains { $0.kind == "protocolError" })
+        #expect(events.events.contains { $0.kind == .protocolError })
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? next.result.get()) != nil)
@@ -115,7 +115,7 @@ struct ProcessLifecycleTests {
         _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         let exit = try #require(await runner.stop())
         #expect(exit.status == .signaled(9))
-        #expect(events.events.contains { $0.kind == "kill" && $0.message?.contains("SIGKILL") == true })
+        #expect(events.events.contains { $0.kind == .kill && $0.message.contains("SIGKILL") })
     }
 
     @Test("an executable that cannot be started comes back as errno and path")
@@ -146,8 +146,8 @@ struct ProcessLifecycleTests {
             _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         }
         #expect(await runner.pid != nil)
-        try await waitFor(timeout: .seconds(5)) { events.events.contains { $0.kind == "exit" } }
-        #expect(events.events.contains { $0.kind == "stop" && $0.message == "idle" })
+        try await waitFor(timeout: .seconds(5)) { events.events.contains { $0.kind == .exit } }
+        #expect(events.events.contains { $0.payload == .stop(HostEvent.Stop(reason: .idle)) })
         #expect(await runner.pid == nil)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect(next.launchedProcess)

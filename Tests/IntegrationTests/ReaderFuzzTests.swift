@@ -84,7 +84,7 @@ struct ReaderFuzzTests {
 
         let growth = try Self.residentBytes() - residentBefore
         #expect(growth < 256 * 1024 * 1024, "host memory grew by \(growth / 1_048_576) MB")
-        #expect(events.count(of: "protocolError") > 0)
+        #expect(events.count(of: .protocolError) > 0)
         print("reader fuzz: seed \(Self.seed), \(Self.caseCount) cases, \(await replay.launchCount) launches, "
               + "host grew \(growth / 1_048_576) MB; outcomes: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
@@ -118,18 +118,16 @@ struct ReaderFuzzTests {
 
 /// Counts events by kind and keeps only the last messages, so a flood costs no memory.
 final class CountingEventSink: HostEventSink {
-    private let state = Mutex<(counts: [String: Int], messages: [String])>(([:], []))
+    private let state = Mutex<(counts: [HostEvent.Kind: Int], messages: [String])>(([:], []))
 
     func record(_ event: HostEvent) {
         state.withLock { state in
             state.counts[event.kind, default: 0] += 1
-            if let message = event.message {
-                state.messages.append(message)
-                if state.messages.count > 200 { state.messages.removeFirst(100) }
-            }
+            state.messages.append(event.message)
+            if state.messages.count > 200 { state.messages.removeFirst(100) }
         }
     }
 
-    func count(of kind: String) -> Int { state.withLock { $0.counts[kind] ?? 0 } }
+    func count(of kind: HostEvent.Kind) -> Int { state.withLock { $0.counts[kind] ?? 0 } }
     var messages: [String] { state.withLock { $0.messages } }
 }

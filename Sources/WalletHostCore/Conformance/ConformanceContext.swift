@@ -147,12 +147,9 @@ public final class ConformanceContext: Sendable {
     /// to finish if it has not yet (at most the handshake timeout, and 3 s); nil if it did not.
     public func handshakeMilliseconds(in collector: EventCollector) async -> Double? {
         let wait = min(options.configuration.handshakeTimeout, .seconds(3))
-        let giveUp = ContinuousClock.now + wait
-        while true {
-            if let handshake = collector.events.first(where: { $0.kind == "handshake" }) { return handshake.milliseconds }
-            if collector.events.contains(where: { $0.kind == "exit" }) || ContinuousClock.now >= giveUp { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        let event = await collector.firstEvent(within: wait) { [.handshake, .handshakeFailed, .exit].contains($0.kind) }
+        guard case .handshake(let handshake)? = event?.payload else { return nil }
+        return handshake.milliseconds
     }
 
     /// What an extension did after one of its calls missed the deadline.
@@ -160,7 +157,7 @@ public final class ConformanceContext: Sendable {
         /// It answered late (`acknowledged`: with -32002 to the cancel), this long after the ask.
         case answered(milliseconds: Double, acknowledged: Bool)
         /// The host declared it hung and stopped it.
-        case hung(String)
+        case hung(HostEvent.Hung)
         /// The process ended.
         case ended(String)
         /// Nothing happened within the grace.
@@ -170,16 +167,20 @@ public final class ConformanceContext: Sendable {
     /// Waits up to the hang grace (and a little more) for what follows a missed deadline of
     /// `method`, looking at `collector`'s events from `index` on.
     public func aftermath(of method: String, in collector: EventCollector, since index: Int) async -> Aftermath {
-        let giveUp = ContinuousClock.now + options.configuration.hangGrace + .milliseconds(300)
-        while true {
-            let recent = collector.events.dropFirst(index)
-            if let late = recent.first(where: { ($0.kind == "lateCompletion" || $0.kind == "cancelAcknowledged") && $0.method == method }) {
-                return .answered(milliseconds: late.milliseconds ?? 0, acknowledged: late.kind == "cancelAcknowledged")
+        let wait = options.configuration.hangGrace + .milliseconds(300)
+        let event = await collector.firstEvent(from: index, within: wait) { event in
+            switch event.payload {
+            case .lateCompletion(let late), .cancelAcknowledged(let late): return late.method == method
+            case .hung, .exit: return true
+            default: return false
             }
-            if let hung = recent.first(where: { $0.kind == "hung" }) { return .hung(hung.message ?? "declared hung") }
-            if let exit = recent.first(where: { $0.kind == "exit" }) { return .ended(exit.message ?? "ended") }
-            guard ContinuousClock.now < giveUp else { return .silent }
-            try? await Task.sleep(for: .milliseconds(5))
+        }
+        switch event?.payload {
+        case .lateCompletion(let late)?: return .answered(milliseconds: late.milliseconds, acknowledged: false)
+        case .cancelAcknowledged(let late)?: return .answered(milliseconds: late.milliseconds, acknowledged: true)
+        case .hung(let hung)?: return .hung(hung)
+        case .exit(let exit)?: return .ended(exit.description)
+        default: return .silent
         }
     }
 }

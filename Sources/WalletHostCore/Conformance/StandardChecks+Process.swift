@@ -20,7 +20,7 @@ extension StandardChecks {
         let pid = await runner.pid
         let tries = 3
         for _ in 1...tries {
-            let start = events.events.count
+            let start = events.count
             // A deadline of zero: the host sends $/cancelRequest as soon as the call is on its way.
             let outcome = await context.call(runner, method, params: params, deadline: .zero)
             switch classify(outcome) {
@@ -50,7 +50,7 @@ extension StandardChecks {
                 let samePID = await runner.pid == pid
                 await runner.stop(reason: "conformance: cancellation checked")
                 let cancelled = "\(cancelledAtOnce); the extension \(answer)"
-                if events.events.contains(where: { $0.kind == "hung" }) {
+                if !events.events(.hung).isEmpty {
                     return .failed(cancelled + ", but was then declared hung")
                 }
                 if case .failed(let error) = classify(next) {
@@ -136,20 +136,15 @@ extension StandardChecks {
         }
         let elapsed = HumanReadable.milliseconds((.now - started).milliseconds)
         let process = "\(exit.executableName)[\(exit.pid)]"
-        let signals = events.events.filter { $0.kind == "kill" && $0.pid == exit.pid }.compactMap(\.message)
+        let signals = events.events(.kill).filter { $0.pid == exit.pid }.map(\.message)
         if !signals.isEmpty {
             return .failed("\(process) did not exit after shutdown and exit\(note): the host sent "
-                           + signals.joined(separator: ", then ") + "; it \(ended(exit.status)) after \(elapsed)")
+                           + signals.joined(separator: ", then ") + "; it \(exit.status.sentence) after \(elapsed)")
         }
         guard exit.status == .exited(0) else {
-            return .failed("\(process) ended after shutdown and exit\(note), but it \(ended(exit.status)) (expected status 0)")
+            return .failed("\(process) ended after shutdown and exit\(note), but it \(exit.status.sentence) (expected status 0)")
         }
         return .passed("\(process) exited with status 0 \(elapsed) after the host sent shutdown and exit\(note); no signal was needed")
     }
 
-    /// "exited with status 1", "was killed by SIGKILL".
-    static func ended(_ status: TerminationStatus) -> String {
-        if case .signaled = status { return "was \(status)" }
-        return "\(status)"
-    }
 }

@@ -9,10 +9,13 @@ extension StandardChecks {
         let events = context.events.events
         let limit = context.options.configuration.memoryLimit(at: context.point)
         let limitText = HumanReadable.megabytes(limit)
-        let peak = events.filter { ["result", "error", "memoryKill", "exit"].contains($0.kind) }.compactMap(\.footprintBytes).max()
+        let peak = events.compactMap(\.footprintBytes).max()
         let peakText = peak.map { "peak footprint \(HumanReadable.megabytes($0))" } ?? "no footprint sampled"
         let scope = runScope(events)
-        let deaths = events.filter { $0.kind == "exit" && ($0.message?.hasPrefix("EXC_RESOURCE") ?? false) }.compactMap(\.message)
+        let deaths = events.compactMap { event -> String? in
+            guard case .exit(let exit) = event.payload, case .memoryLimit = exit.cause else { return nil }
+            return exit.description
+        }
         if let death = deaths.first ?? context.memoryDeaths.first {
             let count = max(deaths.count, 1)
             // No peak here: an allocation the rlimit refuses never shows up as footprint.
@@ -28,7 +31,7 @@ extension StandardChecks {
         id: "fd4-protocol-only", title: "Writes nothing but JSON-RPC on fd 4"
     ) { context in
         let events = context.events.events
-        let problems = events.filter { $0.kind == "protocolError" || $0.kind == "unknownResponse" }
+        let problems = events.filter { $0.kind == .protocolError || $0.kind == .unknownResponse }
         let logLines = context.events.outputLines.count { $0.hasPrefix("stdout: ") || $0.hasPrefix("stderr: ") }
         let scope = runScope(events)
         guard let first = problems.first else {
@@ -39,24 +42,24 @@ extension StandardChecks {
             return .passed(evidence)
         }
         return .failed("\(HumanReadable.counted(problems.count, "protocol error")) on fd 4 \(scope); the first: "
-                       + (first.message ?? first.kind))
+                       + first.message)
     }
 
     static let exactlyOnce = ConformanceCheckDefinition(
         id: "exactly-once", title: "Completes each call exactly once"
     ) { context in
         let events = context.events.events
-        let answered = events.count { $0.kind == "result" || $0.kind == "error" || $0.kind == "lateCompletion" }
-        let doubles = events.filter { $0.kind == "doubleCompletion" }
-        let hung = events.filter { $0.kind == "hung" }
+        let answered = events.count { [.result, .error, .lateCompletion].contains($0.kind) }
+        let doubles = events.filter { $0.kind == .doubleCompletion }
+        let hung = events.filter { $0.kind == .hung }
         let scope = runScope(events)
         if let first = doubles.first {
             return .failed("\(HumanReadable.counted(doubles.count, "second response")) to a request already answered "
-                           + "\(scope); the first: \(first.message ?? "a double completion")")
+                           + "\(scope); the first: \(first.message)")
         }
         if let first = hung.first {
             return .failed("\(HumanReadable.counted(hung.count, "call")) never answered \(scope): "
-                           + (first.message ?? "declared hung"))
+                           + first.message)
         }
         return .passed("no second response to any request and no call left unanswered by a live process \(scope) "
                        + "(\(HumanReadable.counted(answered, "answer")))")
@@ -64,8 +67,8 @@ extension StandardChecks {
 
     /// "over 31 calls in 9 processes".
     private static func runScope(_ events: [HostEvent]) -> String {
-        let calls = events.count { $0.kind == "call" }
-        let processes = events.count { $0.kind == "spawn" }
+        let calls = events.count { $0.kind == .call }
+        let processes = events.count { $0.kind == .spawn }
         return "over \(HumanReadable.counted(calls, "request")) in \(HumanReadable.counted(processes, "process", plural: "processes"))"
     }
 }

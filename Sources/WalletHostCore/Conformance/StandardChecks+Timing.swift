@@ -16,7 +16,10 @@ extension StandardChecks {
             for attempt in 1...attempts {
                 let (runner, events) = context.makeRunner()
                 let outcome = await context.call(runner, method, params: params, deadline: limit)
-                let launch = events.events.first { $0.kind == "handshake" }?.milliseconds
+                let launch = events.events.lazy.compactMap { event -> Double? in
+                    if case .handshake(let handshake) = event.payload { return handshake.milliseconds }
+                    return nil
+                }.first
                 let launchText = launch.map { "launch and handshake \(HumanReadable.milliseconds($0))" } ?? ""
                 switch classify(outcome) {
                 case .answered:

@@ -69,7 +69,7 @@ enum StandardChecks {
     ) { context in
         let (runner, events) = context.makeRunner()
         let result = await runner.prewarm()
-        let elapsed = events.events.first { $0.kind == "handshake" }?.milliseconds
+        let elapsed = await context.handshakeMilliseconds(in: events)
         await runner.stop(reason: "conformance: handshake checked")
         let timing = elapsed.map { " after \(HumanReadable.milliseconds($0))" } ?? ""
         switch result {
@@ -163,9 +163,8 @@ enum StandardChecks {
             return acknowledged
                 ? "; it acknowledged the cancellation \(HumanReadable.milliseconds(milliseconds)) after the ask"
                 : "; it answered \(HumanReadable.milliseconds(milliseconds)) after the ask (dropped as late)"
-        case .hung(let reason):
-            let detail = reason.hasPrefix("hung: ") ? String(reason.dropFirst("hung: ".count)) : reason
-            return "; the host declared it hung (\(detail)) and stopped it"
+        case .hung(let hung):
+            return "; the host declared it hung (\(HostEvent(.hung(hung)).message)) and stopped it"
         case .ended(let reason):
             return "; then \(reason)"
         case .silent:

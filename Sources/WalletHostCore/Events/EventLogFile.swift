@@ -49,30 +49,3 @@ public final class EventLogFile: HostEventSink {
         }
     }
 }
-
-/// Keeps events in memory (for transcripts and tests) and forwards them to another sink.
-public final class EventCollector: HostEventSink {
-    private let collected = Mutex<[HostEvent]>([])
-    private let output = Mutex<[String]>([])
-    private let next: (any HostEventSink)?
-
-    public init(forwardingTo next: (any HostEventSink)? = nil) {
-        self.next = next
-    }
-
-    /// Every event recorded so far, oldest first.
-    public var events: [HostEvent] { collected.withLock { $0 } }
-
-    /// Every output line recorded so far, as `stream: line`.
-    public var outputLines: [String] { output.withLock { $0 } }
-
-    public func record(_ event: HostEvent) {
-        collected.withLock { $0.append(event) }
-        next?.record(event)
-    }
-
-    public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
-        output.withLock { $0.append("\(stream): \(line)") }
-        next?.recordOutput(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
-    }
-}

@@ -1,34 +1,323 @@
 import Foundation
 
-/// One entry of the event log: something the host saw or did.
+/// One entry of the event log: something the host saw or did to one extension process.
 ///
-/// Written as one JSON object per line (see ``EventLogFile``); `kind` values are the contract
-/// for people who grep the log: `spawn`, `spawnFailed`, `handshake`, `call`, `result`, `error`,
-/// `deadlineMiss`, `lateCompletion`, `cancelAcknowledged`, `doubleCompletion`, `unknownResponse`,
-/// `protocolError`, `memoryPeak`, `memoryKill`, `hung`, `stop`, `kill`, `exit`, `service`.
-public struct HostEvent: Sendable, Codable, Equatable {
+/// The log (``EventLogFile``) writes each event as one JSON object per line: the common keys
+/// `time`, `kind`, `bundleIdentifier`, `pid`, the payload's keys beside them, and `message`, a
+/// sentence for people. docs/EVENTS.md is the schema, with one example per kind. Code reads the
+/// typed ``payload``; nothing needs to parse `message`.
+public struct HostEvent: Sendable, Equatable {
     public var time: Date
-    public var kind: String
     public var bundleIdentifier: String?
     public var pid: Int32?
-    public var method: String?
-    public var requestID: String?
-    public var milliseconds: Double?
-    public var footprintBytes: Int?
-    public var message: String?
+    public var payload: Payload
 
-    public init(kind: String, bundleIdentifier: String? = nil, pid: Int32? = nil, method: String? = nil,
-                requestID: String? = nil, milliseconds: Double? = nil, footprintBytes: Int? = nil,
-                message: String? = nil, time: Date = Date()) {
+    public init(_ payload: Payload, bundleIdentifier: String? = nil, pid: Int32? = nil, time: Date = Date()) {
         self.time = time
-        self.kind = kind
         self.bundleIdentifier = bundleIdentifier
         self.pid = pid
-        self.method = method
-        self.requestID = requestID
-        self.milliseconds = milliseconds
-        self.footprintBytes = footprintBytes
-        self.message = message
+        self.payload = payload
+    }
+
+    /// What happened, with the facts of that kind of event.
+    public enum Payload: Sendable, Equatable {
+        /// The process started (`milliseconds`: how long the spawn took).
+        case spawn(Spawn)
+        /// The executable could not be started.
+        case spawnFailed(SpawnFailed)
+        /// The `initialize` handshake completed (`milliseconds` from the spawn).
+        case handshake(Handshake)
+        /// The `initialize` handshake failed; the process is stopped.
+        case handshakeFailed(HandshakeFailed)
+        /// A call was asked of the extension (written at once, or queued behind the handshake).
+        case call(Request)
+        /// A call completed with a result.
+        case result(Completion)
+        /// A call completed with the extension's JSON-RPC error.
+        case error(ErrorCompletion)
+        /// A call's deadline passed; the caller got an error and the extension `$/cancelRequest`.
+        case deadlineMiss(DeadlineMiss)
+        /// A response arrived after its call's deadline; it was dropped.
+        case lateCompletion(LateCompletion)
+        /// The extension answered `$/cancelRequest` with -32002: it is alive.
+        case cancelAcknowledged(LateCompletion)
+        /// A second response to a request already answered; dropped.
+        case doubleCompletion(Response)
+        /// A response to a request the host never sent; dropped.
+        case unknownResponse(Response)
+        /// A line on fd 4 that is not usable protocol.
+        case protocolError(ProtocolError)
+        /// The footprint crossed the memory limit; the host killed the process group.
+        case memoryKill(MemoryKill)
+        /// No answer to a call within the hang grace after its deadline; the process is stopped.
+        case hung(Hung)
+        /// The host began stopping the process.
+        case stop(Stop)
+        /// The host signalled the process group while stopping it.
+        case kill(Kill)
+        /// The process was reaped.
+        case exit(Exit)
+        /// The extension asked the host for a service (pass library, watch, UI).
+        case service(Request)
+    }
+
+    /// The payload's kind, as the log's `kind` key names it.
+    public var kind: Kind { payload.kind }
+
+    /// The method the event is about, for the kinds that have one.
+    public var method: String? {
+        switch payload {
+        case .call(let request), .service(let request): return request.method
+        case .result(let completion): return completion.method
+        case .error(let completion): return completion.method
+        case .deadlineMiss(let miss): return miss.method
+        case .lateCompletion(let late), .cancelAcknowledged(let late): return late.method
+        case .hung(let hung): return hung.method
+        default: return nil
+        }
+    }
+
+    /// The peak or sampled footprint the event carries, if any.
+    public var footprintBytes: Int? {
+        switch payload {
+        case .result(let completion): return completion.footprintBytes
+        case .error(let completion): return completion.footprintBytes
+        case .memoryKill(let kill): return kill.footprintBytes
+        case .exit(let exit): return exit.footprintBytes
+        default: return nil
+        }
+    }
+}
+
+extension HostEvent {
+    /// Every kind of event, as written in the log's `kind` key.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case spawn, spawnFailed, handshake, handshakeFailed, call, result, error, deadlineMiss, lateCompletion,
+             cancelAcknowledged, doubleCompletion, unknownResponse, protocolError, memoryKill, hung, stop, kill, exit,
+             service
+    }
+
+    public struct Spawn: Sendable, Equatable, Codable {
+        public var executablePath: String
+        /// How long the fork and exec took.
+        public var milliseconds: Double
+        public init(executablePath: String, milliseconds: Double) {
+            self.executablePath = executablePath
+            self.milliseconds = milliseconds
+        }
+    }
+
+    public struct SpawnFailed: Sendable, Equatable, Codable {
+        public var executablePath: String
+        public var reason: String
+        public init(executablePath: String, reason: String) {
+            self.executablePath = executablePath
+            self.reason = reason
+        }
+    }
+
+    public struct Handshake: Sendable, Equatable, Codable {
+        /// From the spawn to the `initialize` response.
+        public var milliseconds: Double
+        /// The extension's `runtime` (name and version).
+        public var runtime: String
+        /// The methods the extension listed.
+        public var methods: [String]
+        public init(milliseconds: Double, runtime: String, methods: [String]) {
+            self.milliseconds = milliseconds
+            self.runtime = runtime
+            self.methods = methods
+        }
+    }
+
+    public struct HandshakeFailed: Sendable, Equatable, Codable {
+        public var milliseconds: Double
+        public var reason: String
+        public init(milliseconds: Double, reason: String) {
+            self.milliseconds = milliseconds
+            self.reason = reason
+        }
+    }
+
+    /// A request by id: a call the host asked, or a service the extension asked for.
+    public struct Request: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        public init(method: String, requestID: String) {
+            self.method = method
+            self.requestID = requestID
+        }
+    }
+
+    public struct Completion: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        /// From the ask (launch included when cold) to the response.
+        public var milliseconds: Double
+        /// The highest footprint sampled during the call.
+        public var footprintBytes: Int?
+        public init(method: String, requestID: String, milliseconds: Double, footprintBytes: Int?) {
+            self.method = method
+            self.requestID = requestID
+            self.milliseconds = milliseconds
+            self.footprintBytes = footprintBytes
+        }
+    }
+
+    public struct ErrorCompletion: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        public var milliseconds: Double
+        public var footprintBytes: Int?
+        /// The extension's JSON-RPC error code and message.
+        public var code: Int
+        public var reason: String
+        public init(method: String, requestID: String, milliseconds: Double, footprintBytes: Int?, code: Int, reason: String) {
+            self.method = method
+            self.requestID = requestID
+            self.milliseconds = milliseconds
+            self.footprintBytes = footprintBytes
+            self.code = code
+            self.reason = reason
+        }
+    }
+
+    public struct DeadlineMiss: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        /// From the ask to the miss.
+        public var milliseconds: Double
+        public var deadlineMilliseconds: Double
+        /// False when launch and handshake used up the deadline and the request was never written.
+        public var sent: Bool
+        public init(method: String, requestID: String, milliseconds: Double, deadlineMilliseconds: Double, sent: Bool) {
+            self.method = method
+            self.requestID = requestID
+            self.milliseconds = milliseconds
+            self.deadlineMilliseconds = deadlineMilliseconds
+            self.sent = sent
+        }
+    }
+
+    public struct LateCompletion: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        /// From the ask to the late response: how long the extension really took.
+        public var milliseconds: Double
+        public var deadlineMilliseconds: Double
+        public init(method: String, requestID: String, milliseconds: Double, deadlineMilliseconds: Double) {
+            self.method = method
+            self.requestID = requestID
+            self.milliseconds = milliseconds
+            self.deadlineMilliseconds = deadlineMilliseconds
+        }
+    }
+
+    public struct Response: Sendable, Equatable, Codable {
+        public var requestID: String
+        public init(requestID: String) {
+            self.requestID = requestID
+        }
+    }
+
+    public struct ProtocolError: Sendable, Equatable, Codable {
+        public var violation: ProtocolViolation
+        public init(violation: ProtocolViolation) {
+            self.violation = violation
+        }
+
+        public init(from decoder: any Decoder) throws {
+            violation = try ProtocolViolation(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try violation.encode(to: encoder)
+        }
+    }
+
+    public struct MemoryKill: Sendable, Equatable, Codable {
+        public var footprintBytes: Int
+        public var limitBytes: Int
+        public init(footprintBytes: Int, limitBytes: Int) {
+            self.footprintBytes = footprintBytes
+            self.limitBytes = limitBytes
+        }
+    }
+
+    public struct Hung: Sendable, Equatable, Codable {
+        public var method: String
+        public var requestID: String
+        /// How long the extension stayed silent after the deadline.
+        public var silenceMilliseconds: Double
+        public init(method: String, requestID: String, silenceMilliseconds: Double) {
+            self.method = method
+            self.requestID = requestID
+            self.silenceMilliseconds = silenceMilliseconds
+        }
+    }
+
+    public struct Stop: Sendable, Equatable, Codable {
+        public var reason: StopReason
+        public init(reason: StopReason) {
+            self.reason = reason
+        }
+    }
+
+    public struct Kill: Sendable, Equatable, Codable {
+        /// `SIGTERM` or `SIGKILL`.
+        public var signal: String
+        /// The process group that got it (the extension leads its own group).
+        public var processGroup: Int32
+        public init(signal: String, processGroup: Int32) {
+            self.signal = signal
+            self.processGroup = processGroup
+        }
+    }
+
+    public struct Exit: Sendable, Equatable, Codable {
+        public var status: TerminationStatus
+        public var cause: ExtensionExit.Cause
+        /// How long the process ran.
+        public var milliseconds: Double
+        /// The last footprint sampled, for memory deaths.
+        public var footprintBytes: Int?
+        /// The sentence a person reads (for memory deaths, in the kernel's words).
+        public var description: String
+        public init(status: TerminationStatus, cause: ExtensionExit.Cause, milliseconds: Double, footprintBytes: Int?,
+                    description: String) {
+            self.status = status
+            self.cause = cause
+            self.milliseconds = milliseconds
+            self.footprintBytes = footprintBytes
+            self.description = description
+        }
+    }
+}
+
+extension HostEvent.Payload {
+    /// The payload's kind.
+    public var kind: HostEvent.Kind {
+        switch self {
+        case .spawn: .spawn
+        case .spawnFailed: .spawnFailed
+        case .handshake: .handshake
+        case .handshakeFailed: .handshakeFailed
+        case .call: .call
+        case .result: .result
+        case .error: .error
+        case .deadlineMiss: .deadlineMiss
+        case .lateCompletion: .lateCompletion
+        case .cancelAcknowledged: .cancelAcknowledged
+        case .doubleCompletion: .doubleCompletion
+        case .unknownResponse: .unknownResponse
+        case .protocolError: .protocolError
+        case .memoryKill: .memoryKill
+        case .hung: .hung
+        case .stop: .stop
+        case .kill: .kill
+        case .exit: .exit
+        case .service: .service
+        }
     }
 }
 

@@ -14,6 +14,9 @@ public struct ExtensionCallError: Error, Sendable, CustomStringConvertible {
         case launchFailed
         /// The extension broke the wire protocol (bad frame, bad result shape, ...).
         case protocolViolation
+        /// The response to the call had a readable id but an unusable body (an `error` of the
+        /// wrong shape, a result nested past the parser's limit).
+        case invalidResponse
         /// The extension answered with a JSON-RPC error.
         case extensionError
         /// The extension does not implement the method (it did not list it in `initialize`).
@@ -26,12 +29,15 @@ public struct ExtensionCallError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The `data` of the extension's error response, when it sent one.
     public var data: JSONValue?
+    /// What else the host saw during the call (non-protocol lines on fd 4, stderr, exit, footprint).
+    public var diagnostics: CallDiagnostics
 
-    public init(_ kind: Kind, code: Int, message: String, data: JSONValue? = nil) {
+    public init(_ kind: Kind, code: Int, message: String, data: JSONValue? = nil, diagnostics: CallDiagnostics = CallDiagnostics()) {
         self.kind = kind
         self.code = code
         self.message = message
         self.data = data
+        self.diagnostics = diagnostics
     }
 
     public var description: String { message }
@@ -49,7 +55,7 @@ public struct ExtensionExit: Sendable, CustomStringConvertible {
         /// It exceeded its memory limit (the rlimit made an allocation fail, or sampling saw it).
         case memoryLimit(footprintBytes: Int?)
         /// The host stopped it (idle, shutdown, hung, beyond repair).
-        case stoppedByHost(reason: String)
+        case stoppedByHost(reason: StopReason)
     }
 
     public var status: TerminationStatus
@@ -67,13 +73,13 @@ public struct ExtensionExit: Sendable, CustomStringConvertible {
         case .memoryLimit:
             return "EXC_RESOURCE -> \(executableName)[\(pid)] exceeded mem limit: ActiveHard \(memoryLimitDescription) (fatal)"
         case .stoppedByHost(let reason):
-            return "\(executableName)[\(pid)] was stopped by the host (\(reason)); it \(status)"
+            return "\(executableName)[\(pid)] was stopped by the host (\(reason)); it \(status.sentence)"
         case .ended:
-            return "\(executableName)[\(pid)] \(status)"
+            return "\(executableName)[\(pid)] \(status.sentence)"
         }
     }
 
-    var isMemoryDeath: Bool {
+    public var isMemoryDeath: Bool {
         if case .memoryLimit = cause { return true }
         return false
     }

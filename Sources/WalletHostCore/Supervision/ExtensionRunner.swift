@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WalletWire
 
 /// Runs one extension under Wallet's rules: launches its process on first use (or ``prewarm()``),
@@ -7,9 +8,16 @@ import WalletWire
 public actor ExtensionRunner {
     public nonisolated let descriptor: ExtensionDescriptor
     public nonisolated let configuration: HostConfiguration
-    private var connection: ExtensionConnection?
-    private var handshake: Task<Result<InitializeResult, ExtensionCallError>, Never>?
-    private var launchMilliseconds: Double?
+
+    /// Where the runner's process is in its life.
+    private enum ProcessState {
+        /// No process: the next call launches one.
+        case stopped
+        /// A process is running; its handshake may still be under way.
+        case running(Launch)
+    }
+
+    private var process = ProcessState.stopped
     private var callsInFlight = 0
     private var lastCallEnded = ContinuousClock.now
     private var idleWatcher: Task<Void, Never>?
@@ -23,22 +31,23 @@ public actor ExtensionRunner {
 
     /// The warm process's pid, if one is running.
     public var pid: Int32? {
-        guard let connection, !connection.hasExited else { return nil }
-        return connection.pid
+        guard case .running(let launch) = process, !launch.connection.hasExited else { return nil }
+        return launch.connection.pid
     }
 
     /// The handshake result of the running process, once it completed.
     public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
-        await handshake?.value
+        guard case .running(let launch) = process else { return nil }
+        return await launch.handshake.value
     }
 
     /// Launches the process now so that the next call is warm.
     /// - Returns: the handshake result.
     @discardableResult
     public func prewarm() async -> Result<InitializeResult, ExtensionCallError> {
-        switch launchIfNeeded(askedAt: .now) {
+        switch launchIfNeeded() {
         case .failure(let error): return .failure(error)
-        case .success(let launch): return await launch.handshake.value
+        case .success(let (launch, _)): return await launch.handshake.value
         }
     }
 
@@ -72,19 +81,19 @@ public actor ExtensionRunner {
             callsInFlight -= 1
             scheduleIdleStop()
         }
-        let launched: Launch
-        switch launchIfNeeded(askedAt: askedAt) {
+        let launch: Launch
+        let launchedNow: Bool
+        switch launchIfNeeded() {
         case .failure(let error):
             return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
-                               callMilliseconds: 0,
-                               totalMilliseconds: (.now - askedAt).milliseconds, peakFootprintBytes: nil, pid: nil)
-        case .success(let value):
-            launched = value
+                               callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
+                               peakFootprintBytes: nil, pid: nil)
+        case .success(let (value, launched)):
+            launch = value
+            launchedNow = launched
         }
-        let connection = launched.connection
-        let wasCold = launched.launchedNow
+        let connection = launch.connection
         let reply = await connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
-        let launch = wasCold ? launchMilliseconds : nil
         let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
             do {
                 return .success(try WireCodec().result(resultType, from: line))
@@ -94,76 +103,96 @@ public actor ExtensionRunner {
         }.mapError { error in
             if error.kind == .extensionError, error.code == RPCErrorCode.methodNotFound {
                 return ExtensionCallError(.notImplemented, code: error.code,
-                                          message: "\(descriptor.executableName) does not implement \(method): \(error.message)")
+                                          message: "\(descriptor.executableName) does not implement \(method): \(error.message)",
+                                          diagnostics: error.diagnostics)
             }
             return error
         }
         let callMilliseconds = reply.sentAt.map { (reply.finishedAt - $0).milliseconds } ?? 0
-        return CallOutcome(method: method, result: decoded, launchMilliseconds: launch, launchedProcess: wasCold,
-                           callMilliseconds: callMilliseconds,
+        return CallOutcome(method: method, result: decoded,
+                           launchMilliseconds: launchedNow ? launch.handshakeMilliseconds : nil,
+                           launchedProcess: launchedNow, callMilliseconds: callMilliseconds,
                            totalMilliseconds: (reply.finishedAt - askedAt).milliseconds,
                            peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
     }
 
     /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.
+    /// - Parameter reason: why, in the caller's words, for the event log and the exit report.
     /// - Returns: how it ended, or nil when nothing was running.
     @discardableResult
     public func stop(reason: String = "host stop") async -> ExtensionExit? {
-        guard let connection else { return nil }
-        self.connection = nil
-        handshake = nil
-        launchMilliseconds = nil
-        return await connection.stop(reason: reason, grace: configuration.stopGrace)
+        await stop(.requested(reason))
+    }
+
+    private func stop(_ reason: StopReason) async -> ExtensionExit? {
+        guard case .running(let launch) = process else { return nil }
+        process = .stopped
+        return await launch.connection.stop(reason, teardown: configuration.teardown)
     }
 
     // MARK: Launch
 
-    /// A running (or starting) process and its handshake.
-    private struct Launch {
+    /// A running process and its handshake.
+    private struct Launch: Sendable {
         var connection: ExtensionConnection
         var handshake: Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>
-        /// True when this call started the process.
-        var launchedNow: Bool
+        /// Set when the handshake succeeded: spawn to `initialize` response.
+        let handshakeTime: LaunchTime
+
+        var handshakeMilliseconds: Double? { handshakeTime.milliseconds.withLock { $0 } }
     }
 
-    private func launchIfNeeded(askedAt: ContinuousClock.Instant) -> Swift.Result<Launch, ExtensionCallError> {
-        if let connection, let handshake, !connection.isStoppingOrExited {
-            return .success(Launch(connection: connection, handshake: handshake, launchedNow: false))
+    private final class LaunchTime: Sendable {
+        let milliseconds = Mutex<Double?>(nil)
+    }
+
+    /// The running process, or a new one. A process the host is stopping (hung, beyond repair)
+    /// finishes dying on its own; the call gets a fresh one.
+    /// - Returns: the launch, and whether this call started it.
+    private func launchIfNeeded() -> Swift.Result<(Launch, Bool), ExtensionCallError> {
+        if case .running(let launch) = process, !launch.connection.isStoppingOrExited {
+            return .success((launch, false))
         }
-        // A process the host is stopping (hung, beyond repair) finishes dying on its own;
-        // the call gets a fresh one.
-        connection = nil
-        launchMilliseconds = nil
+        process = .stopped
         let point = descriptor.point
         let memoryLimit = configuration.memoryLimit(at: point)
-        let context = ConnectionContext(
+        let processContext = ProcessSupervisor.Context(
             bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
-            extensionPoint: point.identifier, role: point.role, memoryLimitBytes: memoryLimit,
-            memoryLimitDescription: "\(memoryLimit / (1024 * 1024)) MB", hangGrace: configuration.hangGrace,
-            sampleInterval: configuration.sampleInterval, events: configuration.events, services: configuration.services)
+            memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval, events: configuration.events)
+        let sessionContext = RPCSession.Context(
+            bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
+            extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
+            violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
+            events: configuration.events, services: configuration.services)
         let spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: environment(memoryLimit: memoryLimit),
                                        workingDirectory: descriptor.bundlePath, limits: ProcessLimits(dataBytes: memoryLimit))
         let connection: ExtensionConnection
         do {
-            connection = try ExtensionConnection(spawning: spawn, context: context) { [weak self] connection, _ in
-                Task { await self?.connectionEnded(connection) }
+            connection = try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
+                                                 abandonTeardown: configuration.abandonTeardown) { [weak self] exit in
+                guard let self else { return }
+                Task { await self.processEnded(pid: exit.pid) }
             }
         } catch {
-            configuration.events.record(HostEvent(kind: "spawnFailed", bundleIdentifier: descriptor.bundleIdentifier,
-                                                  message: "\(error)"))
-            return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.launchFailed, message: "\(error)"))
+            let reason = LaunchFailure.explain(error, executablePath: descriptor.executablePath)
+            configuration.events.record(HostEvent(.spawnFailed(HostEvent.SpawnFailed(executablePath: descriptor.executablePath,
+                                                                                     reason: reason)),
+                                                  bundleIdentifier: descriptor.bundleIdentifier))
+            return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.launchFailed, message: reason))
         }
         launchCount += 1
-        configuration.events.record(HostEvent(kind: "spawn", bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid,
-                                              milliseconds: (.now - connection.launchedAt).milliseconds,
-                                              message: descriptor.executablePath))
-        self.connection = connection
-        let handshake = Task { await self.performHandshake(connection) }
-        self.handshake = handshake
-        return .success(Launch(connection: connection, handshake: handshake, launchedNow: true))
+        configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
+                                                                     milliseconds: (.now - connection.launchedAt).milliseconds)),
+                                              bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
+        let handshakeTime = LaunchTime()
+        let handshake = Task { await self.performHandshake(connection, recordingTimeIn: handshakeTime) }
+        let launch = Launch(connection: connection, handshake: handshake, handshakeTime: handshakeTime)
+        process = .running(launch)
+        return .success((launch, true))
     }
 
-    private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
+    private func performHandshake(_ connection: ExtensionConnection,
+                                  recordingTimeIn handshakeTime: LaunchTime) async -> Swift.Result<InitializeResult, ExtensionCallError> {
         let point = descriptor.point
         var deadlines: [String: Int] = [:]
         for method in point.methods {
@@ -178,42 +207,23 @@ public actor ExtensionRunner {
                                       deadlines: deadlines)
         let reply = await connection.call(method: WireMethod.initialize, params: params, askedAt: connection.launchedAt,
                                           deadline: connection.launchedAt + configuration.handshakeTimeout, gated: false)
-        let result: Swift.Result<InitializeResult, ExtensionCallError> = reply.outcome.flatMap { line in
-            do {
-                let result = try WireCodec().result(InitializeResult.self, from: line)
-                guard result.protocolVersion == WireProtocol.version else {
-                    return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.unsupportedProtocolVersion,
-                                                       message: "\(descriptor.executableName) speaks protocol \(result.protocolVersion), the host speaks \(WireProtocol.version)"))
-                }
-                return .success(result)
-            } catch {
-                return .failure(.protocolViolation("\(descriptor.executableName) answered initialize with \(error)"))
-            }
-        }.mapError { error in
-            if error.code == RPCErrorCode.unsupportedProtocolVersion, case .array(let versions)? = error.data?["supported"] {
-                let supported = versions.map { value -> String in
-                    if case .integer(let version) = value { return String(version) }
-                    return "?"
-                }
-                return ExtensionCallError(.launchFailed, code: error.code,
-                                          message: "\(descriptor.executableName) speaks protocol \(supported.joined(separator: ", ")), the host speaks \(WireProtocol.version)")
-            }
-            return ExtensionCallError(error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded ? error.kind : .launchFailed,
-                               code: error.code, message: "handshake failed: \(error.message)")
-        }
+        let result = HandshakeOutcome.interpret(reply.outcome, executable: descriptor.executableName)
         let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
+        let bundleIdentifier = descriptor.bundleIdentifier
         switch result {
         case .success(let initialize):
-            launchMilliseconds = elapsed
-            configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
-                                                  pid: connection.pid, milliseconds: elapsed,
-                                                  message: "\(initialize.runtime.name) \(initialize.runtime.version): \(initialize.methods.joined(separator: ", "))"))
-            connection.openGate(implementedMethods: initialize.methods)
+            handshakeTime.milliseconds.withLock { $0 = elapsed }
+            configuration.events.record(HostEvent(.handshake(HostEvent.Handshake(
+                milliseconds: elapsed, runtime: "\(initialize.runtime.name) \(initialize.runtime.version)",
+                methods: initialize.methods)), bundleIdentifier: bundleIdentifier, pid: connection.pid))
+            connection.session.openGate(implemented: initialize.methods)
         case .failure(let error):
-            configuration.events.record(HostEvent(kind: "handshake", bundleIdentifier: descriptor.bundleIdentifier,
-                                                  pid: connection.pid, milliseconds: elapsed, message: error.message))
-            connection.failAllPending(error)
-            _ = await connection.stop(reason: "handshake failed", grace: configuration.stopGrace)
+            configuration.events.record(HostEvent(.handshakeFailed(HostEvent.HandshakeFailed(milliseconds: elapsed,
+                                                                                             reason: error.message)),
+                                                  bundleIdentifier: bundleIdentifier, pid: connection.pid))
+            connection.session.failAll(error)
+            if case .running(let launch) = process, launch.connection === connection { process = .stopped }
+            _ = await connection.stop(.handshakeFailed, teardown: configuration.teardown)
         }
         return result
     }
@@ -232,11 +242,9 @@ public actor ExtensionRunner {
         return environment
     }
 
-    private func connectionEnded(_ ended: ExtensionConnection) {
-        guard connection === ended else { return }
-        connection = nil
-        handshake = nil
-        launchMilliseconds = nil
+    /// The process `pid` was reaped: if it is the runner's, the next call launches a new one.
+    private func processEnded(pid: Int32) {
+        if case .running(let launch) = process, launch.connection.pid == pid { process = .stopped }
     }
 
     /// Notes the end of a call; one watcher task per runner stops the process once no call
@@ -262,7 +270,7 @@ public actor ExtensionRunner {
             return callsInFlight > 0 ? .now + idleTimeout : due
         }
         idleWatcher = nil
-        if connection != nil { await stop(reason: "idle") }
+        await stop(.idle)
         return nil
     }
 }

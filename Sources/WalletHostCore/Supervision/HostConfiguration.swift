@@ -11,6 +11,14 @@ public struct HostConfiguration: Sendable {
     public var hangGrace: Duration = .seconds(1)
     /// Each step of the stop sequence waits this long before escalating.
     public var stopGrace: Duration = .milliseconds(500)
+    /// How the host stops an extension that is beyond use (hung, beyond repair, fd 4 closed):
+    /// no protocol, `SIGTERM` to the group, then `SIGKILL`.
+    public var abandonTeardown: Teardown = .abandon(grace: .milliseconds(200))
+    /// Protocol violations on fd 4 tolerated before an extension is declared beyond repair.
+    public var violationBudget = 32
+    /// How long an extension that closed fd 4 may keep running before the host stops it (the
+    /// exit that usually follows a closed fd 4 gives the better report).
+    public var closedChannelGrace: Duration = .milliseconds(100)
     /// A warm process with no call for this long is stopped; nil keeps it until the host stops.
     public var idleTimeout: Duration? = .seconds(30)
     /// How often footprint is sampled while a call is in flight.
@@ -26,6 +34,9 @@ public struct HostConfiguration: Sendable {
     public var services: (any HostServiceProvider)?
 
     public init() {}
+
+    /// The stop sequence: `shutdown`, `exit`, `SIGTERM`, each given ``stopGrace``, then `SIGKILL`.
+    public var teardown: Teardown { .standard(grace: stopGrace) }
 
     /// The host environment's allow-listed variables plus the App Group containers
     /// (`WALLET_EXTENSION_APP_GROUPS`, a JSON object): what every process the host starts gets,

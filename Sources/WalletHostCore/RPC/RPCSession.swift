@@ -1,0 +1,190 @@
+import Foundation
+import Synchronization
+import WalletWire
+
+/// What the session hands back for one request.
+struct CallReply: Sendable {
+    /// The response line on success, to be decoded by the caller into the method's result type.
+    var outcome: Result<Data, ExtensionCallError>
+    /// The highest footprint sampled while the call was in flight.
+    var peakFootprintBytes: Int?
+    /// When the request was written to the extension (nil if it never was).
+    var sentAt: ContinuousClock.Instant?
+    var finishedAt: ContinuousClock.Instant
+}
+
+/// The JSON-RPC half of a running extension: it encodes calls, keeps their bookkeeping in a
+/// ``CallBook``, matches responses, enforces deadlines, serves the extension's requests of the
+/// host, and explains every failure with what else it saw. The process half is the
+/// ``ProcessSupervisor`` it writes through; the supervisor's I/O thread drives this type as its
+/// delegate. When the extension is beyond use (hung, too many violations, fd 4 closed) the
+/// session says so through `onBroken`; stopping the process is the connection's job.
+final class RPCSession: ProcessSupervisorDelegate {
+    typealias Waiter = CheckedContinuation<CallReply, Never>
+
+    /// Fixed facts and rules of the session.
+    struct Context: Sendable {
+        var bundleIdentifier: String
+        var executableName: String
+        var extensionPoint: String
+        var role: ExtensionRole
+        /// How long after a missed deadline a silent extension is declared hung.
+        var hangGrace: Duration
+        /// Protocol violations tolerated before the extension is declared beyond repair.
+        var violationBudget: Int
+        /// How long an extension that closed fd 4 may keep running before it is stopped.
+        var closedChannelGrace: Duration
+        var events: any HostEventSink
+        var services: (any HostServiceProvider)?
+    }
+
+    struct State {
+        var book = CallBook<Waiter>()
+        var violations = 0
+    }
+
+    let supervisor: ProcessSupervisor
+    let context: Context
+    let state = Mutex(State())
+    let codec = WireCodec()
+    private let onBroken: @Sendable (StopReason) -> Void
+
+    init(supervisor: ProcessSupervisor, context: Context, onBroken: @escaping @Sendable (StopReason) -> Void) {
+        self.supervisor = supervisor
+        self.context = context
+        self.onBroken = onBroken
+    }
+
+    var processName: String { "\(context.executableName)[\(supervisor.pid)]" }
+
+    // MARK: Calls
+
+    /// Sends a request and waits for its response, its deadline, or the process's end.
+    /// - Parameters:
+    ///   - gated: when true the request waits until ``openGate(implemented:)`` (the handshake completed).
+    ///   - askedAt: when the caller asked; the deadline is measured from here.
+    func call(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
+              deadline: ContinuousClock.Instant?, gated: Bool = true) async -> CallReply {
+        await withCheckedContinuation { continuation in
+            if let failure = admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated,
+                                   waiter: continuation) {
+                continuation.resume(returning: CallReply(outcome: .failure(failure), finishedAt: .now))
+            }
+        }
+    }
+
+    /// Books and writes a call; returns the error to fail it with at once, if any.
+    private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
+                       deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
+        let stderrMark = supervisor.stderrMark
+        let result = state.withLock { state -> Result<RequestID, ExtensionCallError> in
+            switch supervisor.phase {
+            case .exited(let exit):
+                return .failure(Self.terminationError(exit, method: method, diagnostics: CallDiagnostics(termination: exit.status)))
+            case .stopping where method != WireMethod.shutdown:
+                return .failure(ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
+                                                   message: "\(processName) is shutting down"))
+            case .running, .stopping:
+                break
+            }
+            let admission: CallBook<Waiter>.Admission
+            do {
+                admission = try state.book.admit(method: method, askedAt: askedAt, deadline: deadline, gated: gated,
+                                                 stderrMark: stderrMark, waiter: waiter, now: .now) { id in
+                    try codec.request(id: id, method: method, params: params)
+                }
+            } catch {
+                return .failure(ExtensionCallError(.protocolViolation, code: RPCErrorCode.invalidParams,
+                                                   message: "cannot encode \(method) parameters: \(error)"))
+            }
+            switch admission {
+            case .notImplemented:
+                return .failure(Self.notImplemented(method, executable: context.executableName))
+            case .queued(let id):
+                if deadline != nil { supervisor.wake() }
+                return .success(id)
+            case .send(let id, let line):
+                if !supervisor.write(line, wakeUnlessBefore: deadline) {
+                    // Exited between the phase check and the write: the exit took no notice of this call.
+                    _ = state.book.take(id)
+                    let exit = supervisor.exit
+                    return .failure(exit.map { Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status)) }
+                                    ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
+                                                          message: "\(processName) ended before \(method) could be sent"))
+                }
+                return .success(id)
+            }
+        }
+        switch result {
+        case .failure(let error):
+            return error
+        case .success(let id):
+            record(.call(HostEvent.Request(method: method, requestID: id.description)))
+            return nil
+        }
+    }
+
+    /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did
+    /// not list in `initialize` fail as not implemented and are never sent.
+    func openGate(implemented methods: [String]) {
+        let refused = state.withLock { state -> [CallBook<Waiter>.Pending] in
+            let (lines, refused) = state.book.openGate(implemented: methods, now: .now)
+            for line in lines { supervisor.write(line) }
+            return refused
+        }
+        for call in refused {
+            call.waiter.resume(returning: CallReply(outcome: .failure(Self.notImplemented(call.method, executable: context.executableName)),
+                                                    finishedAt: .now))
+        }
+        supervisor.wake()
+    }
+
+    /// Sends a notification (no response expected), unless the process is gone.
+    func notify(method: String, params: some Encodable) {
+        guard let line = try? codec.notification(method: method, params: params) else { return }
+        state.withLock { _ in _ = supervisor.write(line) }
+    }
+
+    /// Fails every call in flight with `error` (each with its own diagnostics).
+    func failAll(_ error: ExtensionCallError) {
+        let calls = state.withLock { $0.book.takeAll() }
+        let now = ContinuousClock.now
+        for call in calls {
+            var failure = error
+            failure.diagnostics = diagnostics(for: call)
+            call.waiter.resume(returning: CallReply(outcome: .failure(failure), peakFootprintBytes: call.peakFootprintBytes,
+                                                    sentAt: call.sentAt, finishedAt: now))
+        }
+    }
+
+    /// What else the host saw during `call`.
+    func diagnostics(for call: CallBook<Waiter>.Pending, termination: TerminationStatus? = nil) -> CallDiagnostics {
+        CallDiagnostics(protocolViolations: call.violations, stderrTail: supervisor.stderrLines(since: call.stderrMark),
+                        termination: termination, peakFootprintBytes: call.peakFootprintBytes)
+    }
+
+    func record(_ payload: HostEvent.Payload) {
+        context.events.record(HostEvent(payload, bundleIdentifier: context.bundleIdentifier, pid: supervisor.pid))
+    }
+
+    /// The extension is beyond use: the connection stops it (once).
+    func broken(_ reason: StopReason) {
+        onBroken(reason)
+    }
+
+    static func notImplemented(_ method: String, executable: String) -> ExtensionCallError {
+        ExtensionCallError(.notImplemented, code: RPCErrorCode.methodNotFound,
+                           message: "\(executable) does not implement \(method) (it did not list it in initialize)")
+    }
+
+    static func terminationError(_ exit: ExtensionExit, method: String, diagnostics: CallDiagnostics) -> ExtensionCallError {
+        if exit.isMemoryDeath {
+            return ExtensionCallError(.memoryLimitExceeded, code: RPCErrorCode.memoryLimitExceeded,
+                                      message: "\(exit.description) during \(method)", diagnostics: diagnostics)
+        }
+        var message = "\(exit.description) during \(method)"
+        if let last = exit.stderrTail.last(where: { !$0.isEmpty }) { message += "; last stderr line: \(last)" }
+        return ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated, message: message,
+                                  diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import WalletWire
+
+/// Reads the `initialize` reply: the result, or the sentence that says why the launch failed.
+enum HandshakeOutcome {
+    static func interpret(_ outcome: Result<Data, ExtensionCallError>,
+                          executable: String) -> Result<InitializeResult, ExtensionCallError> {
+        outcome.flatMap { line in
+            do {
+                let result = try WireCodec().result(InitializeResult.self, from: line)
+                guard result.protocolVersion == WireProtocol.version else {
+                    return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.unsupportedProtocolVersion,
+                                                       message: "\(executable) speaks protocol \(result.protocolVersion), the host speaks \(WireProtocol.version)"))
+                }
+                return .success(result)
+            } catch {
+                return .failure(.protocolViolation("\(executable) answered initialize with \(error)"))
+            }
+        }.mapError { error in
+            if error.code == RPCErrorCode.unsupportedProtocolVersion, case .array(let versions)? = error.data?["supported"] {
+                let supported = versions.map { value -> String in
+                    if case .integer(let version) = value { return String(version) }
+                    return "?"
+                }
+                return ExtensionCallError(.launchFailed, code: error.code,
+                                          message: "\(executable) speaks protocol \(supported.joined(separator: ", ")), the host speaks \(WireProtocol.version)",
+                                          diagnostics: error.diagnostics)
+            }
+            let kind: ExtensionCallError.Kind = error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded
+                ? error.kind : .launchFailed
+            return ExtensionCallError(kind, code: error.code, message: "handshake failed: \(error.message)",
+                                      diagnostics: error.diagnostics)
+        }
+    }
+}

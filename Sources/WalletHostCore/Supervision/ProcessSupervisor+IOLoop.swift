@@ -1,0 +1,234 @@
+import CWalletSpawn
+import Foundation
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The longest the I/O thread sleeps: calls due later than this need not wake it.
+let idlePollInterval: Duration = .milliseconds(50)
+
+/// The I/O thread's own mutable state (never shared, so no lock).
+struct IOLoopState {
+    var rpcFramer = LineFramer()
+    var stdoutFramer = LineFramer(maximumLineBytes: 64 * 1024)
+    var stderrFramer = LineFramer(maximumLineBytes: 64 * 1024)
+    var rpcOpen = true
+    var stdoutOpen = true
+    var stderrOpen = true
+    /// Set when any stderr line reads like a failed allocation (the runtime's backtrace that
+    /// follows can push it out of the tail).
+    var sawAllocationFailure = false
+    var lastSample = ContinuousClock.now - .seconds(1)
+}
+
+extension ProcessSupervisor {
+    /// The I/O thread's body: returns after the process was reaped and its exit reported.
+    func runLoop() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var loop = IOLoopState()
+        while true {
+            let now = ContinuousClock.now
+            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now)
+            var fds = [
+                pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: loop.rpcOpen ? child.responseReader : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: loop.stdoutOpen ? child.stdoutReader : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: loop.stderrOpen ? child.stderrReader : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wantsWrite ? child.requestWriter : -1, events: Int16(POLLOUT), revents: 0),
+            ]
+            // Without a pidfd, look for the exit every 20 ms.
+            let effectiveTimeout = child.exitDescriptor < 0 ? min(timeout < 0 ? 20 : timeout, 20) : timeout
+            _ = SystemCall.poll(&fds, timeoutMilliseconds: effectiveTimeout)
+            let ready = { (index: Int) in fds[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+
+            if ready(0) { drainWakeup(buffer) }
+            if ready(2) { readResponses(buffer, loop: &loop) }
+            if ready(3) { readOutput(buffer, stream: .stdout, loop: &loop) }
+            if ready(4) { readOutput(buffer, stream: .stderr, loop: &loop) }
+            if fds[5].revents != 0 { flushOutgoing() }
+
+            if ready(1) || child.exitDescriptor < 0, let status = child.reapIfExited() {
+                finish(status: status, buffer: buffer, loop: &loop)
+                return
+            }
+            let after = ContinuousClock.now
+            delegate?.supervisorTimersDue(self, now: after)
+            if callsInFlight && after - loop.lastSample >= context.sampleInterval {
+                loop.lastSample = after
+                sampleFootprint()
+            }
+        }
+    }
+
+    /// The poll timeout in milliseconds, whether output is waiting, whether calls are in flight.
+    private func pollPlan(now: ContinuousClock.Instant) -> (Int32, Bool, Bool) {
+        let plan = delegate?.supervisorTimerPlan(self) ?? (wakeAt: nil, callsInFlight: false)
+        var nearest = plan.wakeAt
+        if plan.callsInFlight {
+            let nextSample = now + context.sampleInterval
+            if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
+        }
+        let wakeAt = min(nearest ?? now + idlePollInterval, now + idlePollInterval)
+        let wantsWrite = state.withLock { state -> Bool in
+            state.plannedWake = wakeAt
+            return !state.outgoing.isEmpty
+        }
+        let milliseconds = max(0, Int32(clamping: Int64(((wakeAt - now) / .milliseconds(1)).rounded(.up))))
+        return (milliseconds, wantsWrite, plan.callsInFlight)
+    }
+
+    private func drainWakeup(_ buffer: UnsafeMutableRawBufferPointer) {
+        while let count = try? SystemCall.read(wakeup.read, into: buffer), count > 0 {}
+    }
+
+    private func flushOutgoing() {
+        state.withLock { state in
+            guard !state.outgoing.isEmpty else { return }
+            if case .exited = state.phase { return }
+            let written = (try? state.outgoing.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) })
+            guard let written else {
+                // The read end is gone (the child closed fd 3 or died): its exit will resolve the calls.
+                state.outgoing.removeAll()
+                return
+            }
+            state.outgoing.removeFirst(written)
+        }
+    }
+
+    // MARK: Reading
+
+    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
+        // Bounded, so one chatty extension cannot starve this thread's other duties.
+        for _ in 0..<64 {
+            let count: Int?
+            do {
+                count = try SystemCall.read(child.responseReader, into: buffer)
+            } catch {
+                count = 0
+            }
+            guard let count else { return }
+            if count == 0 {
+                loop.rpcOpen = false
+                delegate?.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
+                return
+            }
+            for frame in loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
+                delegate?.supervisor(self, received: frame)
+            }
+        }
+    }
+
+    enum OutputStream: String {
+        case stdout, stderr
+    }
+
+    private func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState) {
+        let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
+        for _ in 0..<16 {
+            let result: Int?
+            do {
+                result = try SystemCall.read(fd, into: buffer)
+            } catch {
+                result = 0
+            }
+            guard let count = result else { return }
+            if count == 0 {
+                if stream == .stdout { loop.stdoutOpen = false } else { loop.stderrOpen = false }
+                let tail = stream == .stdout ? loop.stdoutFramer.finish() : loop.stderrFramer.finish()
+                if tail > 0 { recordOutput("(\(tail) bytes without a final newline)", stream: stream.rawValue) }
+                return
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            let frames = stream == .stdout ? loop.stdoutFramer.append(chunk) : loop.stderrFramer.append(chunk)
+            for frame in frames {
+                let line: String
+                switch frame {
+                case .line(let data): line = String(decoding: data, as: UTF8.self)
+                case .oversized(let count): line = "(a line of \(count) bytes, not shown)"
+                }
+                if stream == .stderr, !loop.sawAllocationFailure, Self.looksLikeAllocationFailure(line) {
+                    loop.sawAllocationFailure = true
+                }
+                recordOutput(line, stream: stream.rawValue)
+            }
+        }
+    }
+
+    /// Swift's "failed to allocate", C's ENOMEM text, C++'s bad_alloc, Python's MemoryError.
+    static func looksLikeAllocationFailure(_ line: String) -> Bool {
+        let markers = ["failed to allocate", "cannot allocate memory", "out of memory", "bad_alloc", "memoryerror",
+                       "malloc returned null"]
+        let lowered = line.lowercased()
+        return markers.contains { lowered.contains($0) }
+    }
+
+    // MARK: Memory
+
+    private func sampleFootprint() {
+        guard let footprint = footprint.sample() else { return }
+        let overLimit = state.withLock { state -> Bool in
+            state.lastFootprint = footprint
+            guard footprint > context.memoryLimitBytes, state.memoryKillFootprint == nil else { return false }
+            state.memoryKillFootprint = footprint
+            return true
+        }
+        delegate?.supervisor(self, sampledFootprint: footprint)
+        if overLimit {
+            record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes)))
+            child.signalGroup(SIGKILL)
+        }
+    }
+
+    /// One sample now (a call that ends between samples still gets a peak).
+    func sampleFootprintNow() -> Int? {
+        footprint.sample()
+    }
+
+    // MARK: Exit
+
+    private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
+        // Grandchildren may still hold the pipes; they share the group and die with it.
+        child.signalGroup(SIGKILL)
+        if loop.rpcOpen { readResponses(buffer, loop: &loop) }
+        if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }
+        if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
+
+        let stderr = stderrTail.withLock { $0.all }
+        let (exit, lastFootprint) = state.withLock { state -> (ExtensionExit, Int?) in
+            let cause: ExtensionExit.Cause
+            if let footprint = state.memoryKillFootprint {
+                cause = .memoryLimit(footprintBytes: footprint)
+            } else if loop.sawAllocationFailure {
+                cause = .memoryLimit(footprintBytes: state.lastFootprint)
+            } else if case .stopping(let reason) = state.phase {
+                cause = .stoppedByHost(reason: reason)
+            } else {
+                cause = .ended
+            }
+            let exit = ExtensionExit(status: status, cause: cause, executableName: context.executableName, pid: child.pid,
+                                     memoryLimitDescription: HumanReadable.megabytes(context.memoryLimitBytes),
+                                     stderrTail: stderr)
+            state.phase = .exited(exit)
+            state.outgoing.removeAll()
+            return (exit, state.lastFootprint)
+        }
+        child.closeDescriptors()
+        record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
+                                    footprintBytes: exit.isMemoryDeath ? lastFootprint : nil, description: exit.description)))
+        delegate?.supervisor(self, processExited: exit)
+        let waiters = state.withLock { state -> [CheckedContinuation<ExtensionExit?, Never>] in
+            defer {
+                state.exitWaiters.removeAll()
+                state.abandonedWaiters.removeAll()
+                // The protocol layer is done with; drop the reference so nothing keeps it alive.
+                state.delegate = nil
+            }
+            return Array(state.exitWaiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: exit) }
+        reportExit(exit)
+    }
+}

@@ -1,0 +1,273 @@
+import CWalletSpawn
+import Foundation
+import Synchronization
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a supervised process's I/O thread hands to the protocol layer, on that thread.
+protocol ProcessSupervisorDelegate: AnyObject, Sendable {
+    /// One frame read from fd 4.
+    func supervisor(_ supervisor: ProcessSupervisor, received frame: LineFramer.Frame)
+    /// fd 4 reached its end; `partialLineBytes` were left without a newline.
+    func supervisorResponseChannelClosed(_ supervisor: ProcessSupervisor, partialLineBytes: Int)
+    /// The next moment the delegate needs ``supervisorTimersDue(_:now:)``, and whether calls are
+    /// in flight (the footprint is sampled only then).
+    func supervisorTimerPlan(_ supervisor: ProcessSupervisor) -> (wakeAt: ContinuousClock.Instant?, callsInFlight: Bool)
+    /// Time passed: expire deadlines, declare hangs.
+    func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant)
+    /// A footprint sample taken while calls were in flight.
+    func supervisor(_ supervisor: ProcessSupervisor, sampledFootprint bytes: Int)
+    /// The process was reaped; called once, before exit waiters resume.
+    func supervisor(_ supervisor: ProcessSupervisor, processExited exit: ExtensionExit)
+}
+
+/// The process half of a running extension: it spawns the executable, runs one I/O thread that
+/// reads fd 4, stdout, stderr and the pidfd, writes what the protocol layer queues on fd 3,
+/// captures output into the log, samples the footprint, kills the group over the memory limit,
+/// and reaps. Reaping follows the pidfd, never pipe EOF: a grandchild may hold the pipes open.
+/// It knows nothing of JSON-RPC; fd 4's frames go to its ``ProcessSupervisorDelegate``.
+final class ProcessSupervisor: Sendable {
+    /// Fixed facts about the process.
+    struct Context: Sendable {
+        var bundleIdentifier: String
+        var executableName: String
+        var memoryLimitBytes: Int
+        var sampleInterval: Duration
+        var events: any HostEventSink
+    }
+
+    /// Where the process is in its life.
+    enum Phase: Sendable {
+        case running
+        /// The host began stopping it; it takes no new calls.
+        case stopping(StopReason)
+        case exited(ExtensionExit)
+    }
+
+    struct State {
+        var phase = Phase.running
+        var delegate: (any ProcessSupervisorDelegate)?
+        /// Bytes the pipe did not take yet; the I/O thread writes them when fd 3 drains.
+        var outgoing = Data()
+        /// When the I/O thread will look at the timers again at the latest.
+        var plannedWake: ContinuousClock.Instant?
+        var memoryKillFootprint: Int?
+        var lastFootprint: Int?
+        var exitWaiters: [UInt64: CheckedContinuation<ExtensionExit?, Never>] = [:]
+        var abandonedWaiters: Set<UInt64> = []
+        var nextWaiterID: UInt64 = 0
+    }
+
+    let child: ChildProcess
+    let context: Context
+    let launchedAt: ContinuousClock.Instant
+    let state = Mutex(State())
+    let stderrTail = Mutex(StderrTail())
+    let outputLineCount = Atomic<Int>(0)
+    let wakeup: (read: Int32, write: Int32)
+    let footprint: FootprintReader
+    private let exitHandler: @Sendable (ExtensionExit) -> Void
+
+    var pid: Int32 { child.pid }
+
+    /// Spawns the process; its I/O thread starts with ``start(delegate:)``.
+    /// - Parameter onExit: called once, on the I/O thread, after the process was reaped.
+    /// - Throws: ``SpawnError`` when the executable could not be started.
+    init(spawning configuration: SpawnConfiguration, context: Context,
+         onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
+        let launchedAt = ContinuousClock.now
+        let wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        do {
+            child = try ChildProcess.spawn(configuration)
+        } catch {
+            SystemCall.close(wakeup.read)
+            SystemCall.close(wakeup.write)
+            throw error
+        }
+        self.wakeup = wakeup
+        self.context = context
+        self.launchedAt = launchedAt
+        footprint = FootprintReader(pid: child.pid)
+        exitHandler = onExit
+    }
+
+    deinit {
+        SystemCall.close(wakeup.read)
+        SystemCall.close(wakeup.write)
+        child.closeDescriptors()
+    }
+
+    /// Starts the I/O thread, which reports to `delegate` until the process is reaped.
+    func start(delegate: any ProcessSupervisorDelegate) {
+        state.withLock { $0.delegate = delegate }
+        let thread = Thread { [self] in runLoop() }
+        thread.name = "wallet-host.io.\(child.pid)"
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    var delegate: (any ProcessSupervisorDelegate)? { state.withLock { $0.delegate } }
+
+    var phase: Phase { state.withLock { $0.phase } }
+
+    /// How the process ended, once it was reaped.
+    var exit: ExtensionExit? {
+        if case .exited(let exit) = phase { return exit }
+        return nil
+    }
+
+    /// True once the host began stopping the process (or it exited): it takes no new calls.
+    var isStoppingOrExited: Bool {
+        if case .running = phase { return false }
+        return true
+    }
+
+    // MARK: Writing
+
+    /// Writes `line` on fd 3 now, as far as the pipe takes it; the I/O thread writes the rest.
+    /// - Parameter wakeUnlessBefore: wake the I/O thread only when its planned wake comes after
+    ///   this moment (a call's deadline): a warm call due later needs no wake-up, which keeps a
+    ///   round trip to one context switch each way. Nil always wakes.
+    /// - Returns: false when the process has exited (nothing was written).
+    @discardableResult
+    func write(_ line: Data, wakeUnlessBefore deadline: ContinuousClock.Instant? = nil) -> Bool {
+        let (written, needsWake) = state.withLock { state -> (Bool, Bool) in
+            if case .exited = state.phase { return (false, false) }
+            if state.outgoing.isEmpty {
+                let count = (try? line.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) }) ?? line.count
+                if count < line.count { state.outgoing.append(line[(line.startIndex + count)...]) }
+            } else {
+                state.outgoing.append(line)
+            }
+            let late = deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? true
+            return (true, !state.outgoing.isEmpty || late)
+        }
+        if needsWake { wake() }
+        return written
+    }
+
+    /// Nudges the I/O thread to recompute its timers or flush output.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeup.write, &byte, 1)
+    }
+
+    // MARK: Output
+
+    /// Logs one line of the extension's output (stdout, stderr, `$/log`), within the per-process cap.
+    func recordOutput(_ line: String, stream: String) {
+        // A flood of output must not fill the disk: past the cap, one note and then silence.
+        let count = outputLineCount.wrappingAdd(1, ordering: .relaxed).newValue
+        if stream == "stderr" { stderrTail.withLock { $0.append(line) } }
+        if count > outputLineCap {
+            if count == outputLineCap + 1 {
+                context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: "host",
+                                            line: "(more than \(outputLineCap) lines of output; the rest is not logged)")
+            }
+            return
+        }
+        context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: stream, line: line)
+    }
+
+    /// How many stderr lines the process has written so far.
+    var stderrMark: Int { stderrTail.withLock { $0.written } }
+
+    /// The last `limit` stderr lines written since `mark`.
+    func stderrLines(since mark: Int, limit: Int = 5) -> [String] {
+        stderrTail.withLock { $0.lines(since: mark, limit: limit) }
+    }
+
+    // MARK: Stopping
+
+    /// Marks the process as stopping for `reason`, so its exit is reported as the host's doing.
+    /// - Returns: false when it was already stopping or had exited.
+    @discardableResult
+    func beginStop(_ reason: StopReason) -> Bool {
+        let began = state.withLock { state -> Bool in
+            guard case .running = state.phase else { return false }
+            state.phase = .stopping(reason)
+            return true
+        }
+        if began { record(.stop(HostEvent.Stop(reason: reason))) }
+        return began
+    }
+
+    /// Sends `signal` to the process group (grandchildren included), with a `kill` event.
+    func signalGroup(_ signal: Int32) {
+        guard exit == nil else { return }
+        record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.pid)))
+        child.signalGroup(signal)
+    }
+
+    /// Waits until the process has been reaped, at most `timeout`.
+    /// - Returns: how it ended, or nil when it still runs after `timeout`.
+    func exit(within timeout: Duration) async -> ExtensionExit? {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            self.abandonExitWaiter(id)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> ExtensionExit?? in
+                if case .exited(let exit) = state.phase { return .some(exit) }
+                if state.abandonedWaiters.remove(id) != nil { return .some(nil) }
+                state.exitWaiters[id] = continuation
+                return .none
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func abandonExitWaiter(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<ExtensionExit?, Never>? in
+            guard let waiter = state.exitWaiters.removeValue(forKey: id) else {
+                if case .exited = state.phase { return nil }
+                state.abandonedWaiters.insert(id)
+                return nil
+            }
+            return waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The exit handler, run once by the I/O thread after the waiters resumed.
+    func reportExit(_ exit: ExtensionExit) {
+        exitHandler(exit)
+    }
+
+    func record(_ payload: HostEvent.Payload) {
+        context.events.record(HostEvent(payload, bundleIdentifier: context.bundleIdentifier, pid: child.pid))
+    }
+}
+
+/// The last stderr lines of a process, numbered so that a call can ask for those written during it.
+struct StderrTail {
+    static let capacity = 24
+    private(set) var written = 0
+    private var lines: [String] = []
+
+    mutating func append(_ line: String) {
+        written += 1
+        lines.append(line)
+        if lines.count > Self.capacity { lines.removeFirst() }
+    }
+
+    /// Every kept line, oldest first.
+    var all: [String] { lines }
+
+    /// The last `limit` kept lines among those written after the first `mark`.
+    func lines(since mark: Int, limit: Int) -> [String] {
+        let newSinceMark = max(0, written - mark)
+        return Array(lines.suffix(min(newSinceMark, limit)))
+    }
+}
+
+/// Lines of stdout, stderr and `$/log` logged per process.
+let outputLineCap = 100_000
