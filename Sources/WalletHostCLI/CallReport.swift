@@ -2,9 +2,10 @@ import Foundation
 import WalletHostCore
 import WalletWire
 
-/// Renders a call's outcome for people and for machines.
+/// Renders a call's outcome for people and for machines. The result is the typed value the
+/// call decoded (see ``MethodResultShape``), encoded straight into the report.
 enum CallReport {
-    static func human(_ outcome: CallOutcome<JSONValue>, executable: String, deadline: Duration?, lateNote: String?) -> String {
+    static func human(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, deadline: Duration?, lateNote: String?) -> String {
         var lines: [String] = []
         let process = outcome.pid.map { "\(executable)[\($0)]" } ?? executable
         switch outcome.result {
@@ -36,7 +37,7 @@ enum CallReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ outcome: CallOutcome<JSONValue>, deadline: Duration?, lateNote: String?) -> String {
+    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?) -> String {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
             "callMs": .double(rounded(outcome.callMilliseconds)),
@@ -47,9 +48,10 @@ enum CallReport {
             "launchedProcess": .bool(outcome.launchedProcess),
         ]
         if let deadline { object["deadlineMs"] = .double(rounded(deadline.milliseconds)) }
+        var result: (any Encodable & Sendable)?
         switch outcome.result {
         case .success(let value):
-            object["result"] = value
+            result = value
         case .failure(let error):
             var detail: [String: JSONValue] = ["code": .integer(error.code), "message": .string(error.message),
                                                "kind": .string(error.kind.rawValue)]
@@ -59,7 +61,8 @@ enum CallReport {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(JSONValue.object(object))) ?? Data(), as: UTF8.self)
+        let report = ReportObject(members: object, result: result)
+        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
     }
 
     /// `{"protocolViolations": [{"reason", "detail", "excerpt", "requestID"}], "stderrTail": [...],
@@ -83,7 +86,30 @@ enum CallReport {
         return .object(object)
     }
 
-    private static func pretty(_ value: JSONValue) -> String {
+    /// The report's members plus `result`, which is encoded as its own type (a `null` result stays `null`).
+    private struct ReportObject: Encodable {
+        var members: [String: JSONValue]
+        var result: (any Encodable & Sendable)?
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in members {
+                try container.encode(value, forKey: Key(stringValue: name))
+            }
+            if let result {
+                try container.encode(result, forKey: Key(stringValue: "result"))
+            }
+        }
+    }
+
+    private static func pretty(_ value: any Encodable & Sendable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)

@@ -2,37 +2,31 @@ import Foundation
 import WalletHostCore
 import WalletWire
 
-/// Calls a method with the result type the protocol documents for it, so a result of the wrong
-/// shape is reported as such, then hands the result back as plain JSON for printing.
+/// Calls a method with the result type the method table (``WireMethods``) gives it, so a
+/// result of the wrong shape is reported as such, and hands back the typed result, decoded
+/// once, for printing. A method not in the table is called for any JSON value.
 enum MethodResultShape {
-    static func call(_ runner: ExtensionRunner, method: String, params: JSONValue) async -> CallOutcome<JSONValue> {
-        switch method {
-        case WireMethod.status:
-            return await call(runner, method, params, StatusResult.self)
-        case WireMethod.passEntries, WireMethod.remotePassEntries:
-            return await call(runner, method, params, PassEntriesResult.self)
-        case WireMethod.generateAddPaymentPassRequest:
-            return await call(runner, method, params, AddPaymentPassRequestResult?.self)
-        case WireMethod.authorize:
-            return await call(runner, method, params, AuthorizeResult.self)
-        default:
+    static func call(_ runner: ExtensionRunner, method: String, params: JSONValue) async
+        -> CallOutcome<any Encodable & Sendable> {
+        guard let entry = WireMethods.named(method) else {
             return await call(runner, method, params, JSONValue.self)
         }
+        return await call(runner, entry, params)
+    }
+
+    /// Opens the table entry to reach its result type.
+    private static func call<Method: WireMethodDescribing>(_ runner: ExtensionRunner, _ method: Method, _ params: JSONValue)
+        async -> CallOutcome<any Encodable & Sendable> {
+        await call(runner, method.name, params, Method.Result.self)
     }
 
     private static func call<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
-                                                         _ type: Result.Type) async -> CallOutcome<JSONValue> {
+                                                         _ type: Result.Type) async -> CallOutcome<any Encodable & Sendable> {
         let outcome = await runner.call(method, params: params, resultType: type)
-        return CallOutcome(method: outcome.method, result: outcome.result.map(plainJSON),
+        return CallOutcome(method: outcome.method, result: outcome.result.map { $0 as any Encodable & Sendable },
                            launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
                            callMilliseconds: outcome.callMilliseconds,
                            totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
                            pid: outcome.pid)
-    }
-
-    private static func plainJSON(_ value: some Encodable) -> JSONValue {
-        guard let data = try? JSONEncoder().encode(value),
-              let plain = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .null }
-        return plain
     }
 }

@@ -261,5 +261,14 @@ private struct OutgoingErrorResponse: Encodable {
 
 /// Parameters of a method that takes none; encodes as `{}`.
 public struct NoParams: Codable, Sendable, Hashable {
+    private enum CodingKeys: CodingKey {}
+
     public init() {}
+
+    /// Decodes any JSON object (members are ignored).
+    /// - Throws: `DecodingError.typeMismatch` when the params are not an object: the protocol
+    ///   says `params` is one, even when a method takes none.
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: CodingKeys.self)
+    }
 }

@@ -15,37 +15,40 @@ struct ProtocolDocumentTests {
 
     /// How to decode the params and the result of one method.
     struct Shape: Sendable {
-        var params: @Sendable (WireCodec, Data) throws -> any Encodable
+        var params: @Sendable (Data) throws -> any Encodable & Sendable
         /// `nil` for notifications: they have no response.
-        var result: (@Sendable (WireCodec, Data) throws -> any Encodable)?
+        var result: (@Sendable (Data) throws -> any Encodable & Sendable)?
 
-        static func request<Params: Codable & Sendable, Result: Codable & Sendable>(_: Params.Type, _: Result.Type) -> Shape {
-            Shape(params: { codec, line in try codec.params(Params.self, from: line) },
-                  result: { codec, line in try codec.result(Result.self, from: line) })
+        /// A request of the method table, decoded with the table's own types.
+        static func request(_ method: some WireMethodDescribing) -> Shape {
+            Shape(params: { line in try method.decodeAnyParams(fromRequest: line) },
+                  result: { line in try method.decodeAnyResult(fromResponse: line) })
+        }
+
+        /// A request outside the method table (an extension -> host service).
+        static func service<Params: Codable & Sendable, Result: Codable & Sendable>(_: Params.Type, _: Result.Type) -> Shape {
+            Shape(params: { line in try WireCodec().params(Params.self, from: line) },
+                  result: { line in try WireCodec().result(Result.self, from: line) })
         }
 
         static func notification<Params: Codable & Sendable>(_: Params.Type) -> Shape {
-            Shape(params: { codec, line in try codec.params(Params.self, from: line) }, result: nil)
+            Shape(params: { line in try WireCodec().params(Params.self, from: line) }, result: nil)
         }
     }
 
-    static let shapes: [String: Shape] = [
-        WireMethod.initialize: .request(InitializeParams.self, InitializeResult.self),
-        WireMethod.status: .request(NoParams.self, StatusResult.self),
-        WireMethod.passEntries: .request(NoParams.self, PassEntriesResult.self),
-        WireMethod.remotePassEntries: .request(NoParams.self, PassEntriesResult.self),
-        WireMethod.generateAddPaymentPassRequest: .request(GenerateAddPaymentPassRequestParams.self,
-                                                           AddPaymentPassRequestResult?.self),
-        WireMethod.authorize: .request(NoParams.self, AuthorizeResult.self),
-        WireMethod.shutdown: .request(NoParams.self, NullResult.self),
-        WireMethod.exit: .notification(NoParams.self),
-        WireMethod.cancelRequest: .notification(CancelRequestParams.self),
-        WireMethod.passLibraryPasses: .request(PassLibraryPassesParams.self, [WireSecureElementPass].self),
-        WireMethod.watchIsPaired: .request(NoParams.self, Bool.self),
-        WireMethod.uiPrompt: .request(UIPromptParams.self, UIPromptResult.self),
-        WireMethod.uiBiometric: .request(UIBiometricParams.self, UIBiometricResult.self),
-        WireMethod.log: .notification(LogParams.self),
-    ]
+    /// The host -> extension requests come from ``WireMethods``; the rest of the protocol
+    /// (notifications and host services) is listed here.
+    static let shapes: [String: Shape] = Dictionary(
+        WireMethods.all.map { ($0.name, Shape.request($0)) } + [
+            (WireMethod.exit, .notification(NoParams.self)),
+            (WireMethod.cancelRequest, .notification(CancelRequestParams.self)),
+            (WireMethod.passLibraryPasses, .service(PassLibraryPassesParams.self, [WireSecureElementPass].self)),
+            (WireMethod.watchIsPaired, .service(NoParams.self, Bool.self)),
+            (WireMethod.uiPrompt, .service(UIPromptParams.self, UIPromptResult.self)),
+            (WireMethod.uiBiometric, .service(UIBiometricParams.self, UIBiometricResult.self)),
+            (WireMethod.log, .notification(LogParams.self)),
+        ],
+        uniquingKeysWith: { table, _ in table })
 
     /// What checking the wire examples found: what they cover and what is wrong with them.
     struct Findings {
@@ -84,6 +87,15 @@ struct ProtocolDocumentTests {
         }
     }
 
+    @Test("every method of the table has an example request and result that decode with its types")
+    func everyTableMethodHasAnExample() throws {
+        let findings = try Self.checkDocument()
+        for method in WireMethods.all {
+            #expect(findings.methods.contains(method.name), "PROTOCOL.md has no `json wire` example request of \(method.name)")
+            #expect(findings.responses.contains(method.name), "PROTOCOL.md has no `json wire` example result of \(method.name)")
+        }
+    }
+
     @Test("every WireMethod constant has an example, with a response for every request method")
     func everyMethodHasAnExample() throws {
         let findings = try Self.checkDocument()
@@ -93,7 +105,7 @@ struct ProtocolDocumentTests {
                 #expect(findings.responses.contains(method), "PROTOCOL.md has no example response to \(method)")
             }
         }
-        #expect(Set(Self.shapes.keys) == Set(Self.allMethods), "the test's method table is out of date")
+        #expect(Set(Self.shapes.keys) == Set(Self.allMethods), "the test's list of services and notifications is out of date")
         #expect(findings.errorCodes.contains(RPCErrorCode.requestCancelled), "no example of a cancelled request")
         #expect(findings.errorCodes.contains(RPCErrorCode.methodNotFound), "no example of methodNotFound")
     }
@@ -128,7 +140,7 @@ struct ProtocolDocumentTests {
                         findings.problems.append("\(place): \(method) is not a request method of WalletWire")
                         continue
                     }
-                    canonical = try codec.request(id: id, method: method, params: shape.params(codec, line))
+                    canonical = try codec.request(id: id, method: method, params: shape.params(line))
                     methodsByRequestID[id] = method
                     findings.methods.insert(method)
                 case .notification(let method, _):
@@ -136,14 +148,14 @@ struct ProtocolDocumentTests {
                         findings.problems.append("\(place): \(method) is not a notification method of WalletWire")
                         continue
                     }
-                    canonical = try codec.notification(method: method, params: shape.params(codec, line))
+                    canonical = try codec.notification(method: method, params: shape.params(line))
                     findings.methods.insert(method)
                 case .response(let id, _):
                     guard let method = methodsByRequestID[id], let decodeResult = shapes[method]?.result else {
                         findings.problems.append("\(place): a response to id \(id), but no request with that id precedes it in the block")
                         continue
                     }
-                    canonical = try codec.response(id: id, result: decodeResult(codec, line))
+                    canonical = try codec.response(id: id, result: decodeResult(line))
                     findings.responses.insert(method)
                     if try codec.result(JSONValue.self, from: line) == .null {
                         findings.nullResults.insert(method)
@@ -170,23 +182,5 @@ struct ProtocolDocumentTests {
                 findings.problems.append("\(place): \(error)")
             }
         }
-    }
-}
-
-/// A result that must be JSON `null` (the result of `shutdown`).
-struct NullResult: Codable {
-    init() {}
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        guard container.decodeNil() else {
-            throw DecodingError.typeMismatch(NullResult.self, .init(codingPath: decoder.codingPath,
-                                                                   debugDescription: "expected null"))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encodeNil()
     }
 }

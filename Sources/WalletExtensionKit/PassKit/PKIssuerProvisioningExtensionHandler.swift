@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WalletWire
 
 /// The principal class of a non-UI Wallet extension (PassKit's class of the same name).
 ///
@@ -38,12 +39,12 @@ open class PKIssuerProvisioningExtensionHandler: WalletExtensionPrincipal {
     /// Wallet allows 100 ms, process launch included when the extension is cold.
     /// - Parameter completion: Call it once with the status.
     open func status(completion: @escaping @Sendable (PKIssuerProvisioningExtensionStatus) -> Void) {
-        invocation.runAsyncForm(.status, of: self, completion: completion) { await $0.status() }
+        invocation.runAsyncForm(WireMethods.status, of: self, completion: completion) { await $0.status() }
     }
 
     /// The async form of ``status(completion:)``; override either one.
     open func status() async -> PKIssuerProvisioningExtensionStatus {
-        if invocation.neitherFormIsOverridden(.status) { return PKIssuerProvisioningExtensionStatus() }
+        if invocation.neitherFormIsOverridden(WireMethods.status) { return PKIssuerProvisioningExtensionStatus() }
         return await withCheckedContinuation { continuation in
             status { continuation.resume(returning: $0) }
         }
@@ -55,12 +56,12 @@ open class PKIssuerProvisioningExtensionHandler: WalletExtensionPrincipal {
     /// Wallet allows 20 s.
     /// - Parameter completion: Call it once with the entries.
     open func passEntries(completion: @escaping @Sendable ([PKIssuerProvisioningExtensionPassEntry]) -> Void) {
-        invocation.runAsyncForm(.passEntries, of: self, completion: completion) { await $0.passEntries() }
+        invocation.runAsyncForm(WireMethods.passEntries, of: self, completion: completion) { await $0.passEntries() }
     }
 
     /// The async form of ``passEntries(completion:)``; override either one.
     open func passEntries() async -> [PKIssuerProvisioningExtensionPassEntry] {
-        if invocation.neitherFormIsOverridden(.passEntries) { return [] }
+        if invocation.neitherFormIsOverridden(WireMethods.passEntries) { return [] }
         return await withCheckedContinuation { continuation in
             passEntries { continuation.resume(returning: $0) }
         }
@@ -72,12 +73,12 @@ open class PKIssuerProvisioningExtensionHandler: WalletExtensionPrincipal {
     /// Wallet allows 20 s.
     /// - Parameter completion: Call it once with the entries.
     open func remotePassEntries(completion: @escaping @Sendable ([PKIssuerProvisioningExtensionPassEntry]) -> Void) {
-        invocation.runAsyncForm(.remotePassEntries, of: self, completion: completion) { await $0.remotePassEntries() }
+        invocation.runAsyncForm(WireMethods.remotePassEntries, of: self, completion: completion) { await $0.remotePassEntries() }
     }
 
     /// The async form of ``remotePassEntries(completion:)``; override either one.
     open func remotePassEntries() async -> [PKIssuerProvisioningExtensionPassEntry] {
-        if invocation.neitherFormIsOverridden(.remotePassEntries) { return [] }
+        if invocation.neitherFormIsOverridden(WireMethods.remotePassEntries) { return [] }
         return await withCheckedContinuation { continuation in
             remotePassEntries { continuation.resume(returning: $0) }
         }
@@ -99,7 +100,10 @@ open class PKIssuerProvisioningExtensionHandler: WalletExtensionPrincipal {
         certificateChain certificates: [Data], nonce: Data, nonceSignature: Data,
         completionHandler completion: @escaping @Sendable (PKAddPaymentPassRequest?) -> Void
     ) {
-        invocation.runAsyncForm(.generateAddPaymentPassRequest, of: self, completion: completion) { handler in
+        invocation.runAsyncForm(
+            WireMethods.generateAddPaymentPassRequest,
+            swiftForms: "generateAddPaymentPassRequestForPassEntryWithIdentifier(...completionHandler:) nor its async form",
+            of: self, completion: completion) { handler in
             await handler.generateAddPaymentPassRequestForPassEntryWithIdentifier(
                 identifier, configuration: configuration, certificateChain: certificates,
                 nonce: nonce, nonceSignature: nonceSignature)
@@ -113,7 +117,7 @@ open class PKIssuerProvisioningExtensionHandler: WalletExtensionPrincipal {
         _ identifier: String, configuration: PKAddPaymentPassRequestConfiguration,
         certificateChain certificates: [Data], nonce: Data, nonceSignature: Data
     ) async -> PKAddPaymentPassRequest? {
-        if invocation.neitherFormIsOverridden(.generateAddPaymentPassRequest) { return nil }
+        if invocation.neitherFormIsOverridden(WireMethods.generateAddPaymentPassRequest) { return nil }
         return await withCheckedContinuation { continuation in
             generateAddPaymentPassRequestForPassEntryWithIdentifier(
                 identifier, configuration: configuration, certificateChain: certificates,

@@ -11,7 +11,8 @@ import WalletWire
 final class ExtensionRuntime: Sendable {
     private enum Phase {
         case awaitingInitialize
-        case running(PrincipalClass)
+        /// Serving calls with the principal class's routes, built once at `initialize`.
+        case running(PrincipalClass, routes: [String: CallRoute])
         case shuttingDown
     }
 
@@ -99,12 +100,13 @@ final class ExtensionRuntime: Sendable {
     // MARK: Requests
 
     private func receiveRequest(id: RequestID, method: String, line: Data) {
-        if method == WireMethod.initialize {
+        if method == WireMethods.initialize.name {
             initialize(id: id, line: line)
             return
         }
         let phase = state.withLock { $0.phase }
         let principal: PrincipalClass
+        let routes: [String: CallRoute]
         switch phase {
         case .awaitingInitialize:
             writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.notInitialized,
@@ -114,43 +116,37 @@ final class ExtensionRuntime: Sendable {
             writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.invalidRequest,
                                                     message: "\(method) arrived after shutdown; no new calls are taken"))
             return
-        case .running(let runningPrincipal):
+        case .running(let runningPrincipal, let runningRoutes):
             principal = runningPrincipal
+            routes = runningRoutes
         }
-        if method == WireMethod.shutdown {
+        if method == WireMethods.shutdown.name {
             state.withLock { $0.phase = .shuttingDown }
-            writer.sendResponse(id: id, result: JSONValue.null)
+            writer.sendResponse(id: id, result: NullResult())
             return
         }
-        guard principal.methods.contains(method) else {
+        guard let route = routes[method] else {
             writer.sendError(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
-                                                    message: "\(method) is not implemented by \(principal.name)"))
+                                                    message: Self.notFound(method, principal: principal)))
             return
         }
         let work: @Sendable (RequestResponder) -> Void
-        switch principal {
-        case .provisioningHandler(let handlerClass):
-            guard let call = decodeProvisioningCall(id: id, method: method, line: line) else { return }
-            work = { responder in handlerClass.serve(call, responder: responder) }
-        case .authorizationProvider(let controllerClass):
-            work = { responder in controllerClass.serveAuthorization(responder: responder) }
+        do {
+            work = try route.work(for: line)
+        } catch {
+            writer.sendError(id: id, RPCErrorObject(code: error.code, message: "\(method): \(error.reason)"))
+            return
         }
         startCall(id: id, method: method, work: work)
     }
 
-    private func decodeProvisioningCall(id: RequestID, method: String, line: Data) -> ProvisioningCall? {
-        switch method {
-        case WireMethod.status: return .status
-        case WireMethod.passEntries: return .passEntries
-        case WireMethod.remotePassEntries: return .remotePassEntries
-        default:
-            do {
-                return .generateAddPaymentPassRequest(try params(GenerateAddPaymentPassRequestParams.self, from: line))
-            } catch {
-                writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
-                return nil
-            }
+    /// Why `method` has no route, for the -32601 answer.
+    private static func notFound(_ method: String, principal: PrincipalClass) -> String {
+        guard let known = WireMethods.named(method) else {
+            return "\(method) is not a method of wire protocol version \(WireProtocol.version)"
         }
+        let point = known.role.extensionPoint.map { " (a call of \($0))" } ?? ""
+        return "\(method) is not implemented by \(principal.name)\(point)"
     }
 
     private func startCall(id: RequestID, method: String, work: @escaping @Sendable (RequestResponder) -> Void) {
@@ -175,7 +171,7 @@ final class ExtensionRuntime: Sendable {
     private func initialize(id: RequestID, line: Data) {
         let params: InitializeParams
         do {
-            params = try self.params(InitializeParams.self, from: line)
+            params = try WireMethods.initialize.decodeParams(fromRequest: line)
         } catch {
             writer.sendError(id: id, RPCErrorObject(code: error.code, message: error.reason))
             return
@@ -200,7 +196,7 @@ final class ExtensionRuntime: Sendable {
             return
         }
         AppGroupContainers.useContainersFromHost(params.appGroups)
-        state.withLock { $0.phase = .running(principal) }
+        state.withLock { $0.phase = .running(principal, routes: principal.routes) }
         writer.sendResponse(id: id, result: InitializeResult(
             methods: principal.methods,
             runtime: InitializeResult.Runtime(name: WalletExtension.runtimeName, version: WalletExtension.version)))

@@ -1,25 +1,6 @@
 import Synchronization
 import WalletWire
 
-/// The four calls of a non-UI handler, each with a completion form and an async form.
-enum HandlerMethod: String, Sendable {
-    case status
-    case passEntries
-    case remotePassEntries
-    case generateAddPaymentPassRequest
-
-    /// How the overridable pair is spelled in Swift, for messages to people.
-    var swiftForms: String {
-        switch self {
-        case .generateAddPaymentPassRequest:
-            return "generateAddPaymentPassRequestForPassEntryWithIdentifier(...completionHandler:) "
-                + "nor its async form"
-        default:
-            return "\(rawValue)(completion:) nor \(rawValue)() async"
-        }
-    }
-}
-
 /// Per-instance bookkeeping that lets the two forms of a call delegate to each other.
 ///
 /// The runtime calls the completion form. The base completion form runs the async form in
@@ -29,8 +10,9 @@ enum HandlerMethod: String, Sendable {
 final class HandlerInvocation: Sendable {
     private struct State {
         var responder: RequestResponder?
-        var bridgedToAsyncForm: Set<HandlerMethod> = []
-        var neitherFormOverridden: Set<HandlerMethod> = []
+        /// Wire names (``WireMethodDescribing/name``) of the calls whose base completion form ran.
+        var bridgedToAsyncForm: Set<String> = []
+        var neitherFormOverridden: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -42,21 +24,27 @@ final class HandlerInvocation: Sendable {
     }
 
     /// The base completion form: runs the async form in a task and completes with its value.
+    /// - Parameters:
+    ///   - method: The call's entry in the method table.
+    ///   - swiftForms: How the overridable pair is spelled in Swift, for the message when neither
+    ///     is overridden; by default `name(completion:) nor name() async`.
     func runAsyncForm<Handler: PKIssuerProvisioningExtensionHandler, Value: Sendable>(
-        _ method: HandlerMethod, of handler: Handler,
+        _ method: some WireMethodDescribing, swiftForms: String? = nil, of handler: Handler,
         completion: @escaping @Sendable (Value) -> Void,
         asyncForm: @escaping @Sendable (Handler) async -> Value
     ) {
+        let name = method.name
+        let forms = swiftForms ?? "\(name)(completion:) nor \(name)() async"
         let responder = state.withLock { state in
-            state.bridgedToAsyncForm.insert(method)
+            state.bridgedToAsyncForm.insert(name)
             return state.responder
         }
         // The instance serves this one call and nothing else touches it any more.
         let handlerForTask = UncheckedSendable(handler)
         let task = Task {
             let value = await asyncForm(handlerForTask.value)
-            if self.state.withLock({ $0.neitherFormOverridden.contains(method) }) {
-                let message = "\(String(reflecting: type(of: handlerForTask.value))) implements neither \(method.swiftForms)"
+            if self.state.withLock({ $0.neitherFormOverridden.contains(name) }) {
+                let message = "\(String(reflecting: type(of: handlerForTask.value))) implements neither \(forms)"
                 if let responder {
                     responder.complete(.failure(RPCErrorObject(code: RPCErrorCode.methodNotFound, message: message)))
                 } else {
@@ -71,10 +59,10 @@ final class HandlerInvocation: Sendable {
 
     /// The base async form: true when it was reached from the base completion form of the
     /// same call, so that it returns a placeholder instead of calling back.
-    func neitherFormIsOverridden(_ method: HandlerMethod) -> Bool {
+    func neitherFormIsOverridden(_ method: some WireMethodDescribing) -> Bool {
         state.withLock { state in
-            guard state.bridgedToAsyncForm.contains(method) else { return false }
-            state.neitherFormOverridden.insert(method)
+            guard state.bridgedToAsyncForm.contains(method.name) else { return false }
+            state.neitherFormOverridden.insert(method.name)
             return true
         }
     }

@@ -16,15 +16,27 @@ enum PrincipalClass: Sendable {
     case provisioningHandler(PKIssuerProvisioningExtensionHandler.Type)
     case authorizationProvider(PKIssuerProvisioningAuthorizationViewController.Type)
 
-    /// The calls the class answers, as listed in the `initialize` result.
-    var methods: [String] {
+    /// Which of the table's calls the class answers.
+    var role: WireMethodRole {
         switch self {
-        case .provisioningHandler:
-            return [WireMethod.status, WireMethod.passEntries, WireMethod.remotePassEntries,
-                    WireMethod.generateAddPaymentPassRequest]
-        case .authorizationProvider:
-            return [WireMethod.authorize]
+        case .provisioningHandler: return .nonUI
+        case .authorizationProvider: return .ui
         }
+    }
+
+    /// The calls the class answers, as listed in the `initialize` result: the table's calls of its role.
+    var methods: [String] {
+        WireMethods.calls(for: role).map(\.name)
+    }
+
+    /// How the SDK serves each of those calls, by method name.
+    var routes: [String: CallRoute] {
+        let routes: [CallRoute]
+        switch self {
+        case .provisioningHandler(let type): routes = type.callRoutes
+        case .authorizationProvider(let type): routes = type.callRoutes
+        }
+        return Dictionary(routes.map { ($0.method.name, $0) }) { first, _ in first }
     }
 
     /// The module-qualified class name, e.g. `WNonUIExt.WNonUIExtHandler`.

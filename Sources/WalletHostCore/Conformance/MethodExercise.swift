@@ -41,6 +41,21 @@ public struct MethodExercise: Sendable {
         self.judge = judge
     }
 
+    /// An exercise for a method of the table (``WireMethods``): its name from the entry, its
+    /// result judged by decoding into the entry's result type.
+    /// - Parameters:
+    ///   - method: The table entry.
+    ///   - standalone: Whether the parameters need no earlier call.
+    ///   - parameters: Builds the parameters.
+    ///   - summary: A short description of a decoded result, or a problem its type cannot express.
+    public init<Method: WireMethodDescribing>(
+        _ method: Method, standalone: Bool, parameters: @escaping @Sendable (ConformanceContext) -> Parameters,
+        summary: @escaping @Sendable (Method.Result) -> Judgement
+    ) {
+        self.init(method: method.name, standalone: standalone, parameters: parameters,
+                  judge: Self.decoding(Method.Result.self, summary: summary))
+    }
+
     /// Called with `{}`; any JSON result passes.
     public static func untyped(_ method: String) -> MethodExercise {
         MethodExercise(method: method, standalone: true, parameters: { _ in .ready(.object([:])) },

@@ -11,6 +11,15 @@ public struct MethodResult: Sendable {
     /// From the ask to the answer.
     public var milliseconds: Double
 
+    /// The result as the type the method table gives `method`.
+    /// - Parameter method: The table entry of the method this result came from.
+    /// - Returns: The typed result.
+    /// - Throws: the decoder's error, naming the key (the shape check has already passed, so
+    ///   only a result of another method fails).
+    public func value<Method: WireMethodDescribing>(as method: Method) throws -> Method.Result {
+        try value.decoded(as: Method.Result.self)
+    }
+
     /// Creates a method result.
     public init(method: String, params: JSONValue, value: JSONValue, milliseconds: Double) {
         self.method = method

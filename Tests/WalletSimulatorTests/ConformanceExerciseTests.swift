@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+
+/// Wallet's conformance exercises follow the method table: one per call, judged by the table's types.
+@Suite("Wallet conformance exercises")
+struct ConformanceExerciseTests {
+    static let exercises = WalletConformance.profile(
+        state: StateDirectory(url: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"))
+    ).exercises
+
+    static func exercise(_ method: some WireMethodDescribing) throws -> MethodExercise {
+        try #require(exercises.first { $0.method == method.name }, "no exercise for \(method.name)")
+    }
+
+    @Test("there is exactly one exercise for every call of the table, and none for anything else")
+    func oneExercisePerCall() {
+        let calls = (WireMethods.calls(for: .nonUI) + WireMethods.calls(for: .ui)).map(\.name)
+        #expect(Self.exercises.map(\.method) == calls)
+    }
+
+    @Test("a result of the table's shape is valid; a wrong shape is invalid and names the key")
+    func judgesByTheTableTypes() throws {
+        let status = try Self.exercise(WireMethods.status)
+        let good = JSONValue.object(["passEntriesAvailable": .bool(true), "remotePassEntriesAvailable": .bool(false),
+                                     "requiresAuthentication": .bool(false)])
+        guard case .valid(let summary) = status.judge(good) else {
+            Issue.record("a good status was judged invalid")
+            return
+        }
+        #expect(summary.contains("passEntriesAvailable true"))
+        guard case .invalid(let problem) = status.judge(.object(["passEntriesAvailable": .string("yes")])) else {
+            Issue.record("a status with a string flag was judged valid")
+            return
+        }
+        #expect(problem.contains("passEntriesAvailable"), "\(problem)")
+
+        let request = try Self.exercise(WireMethods.generateAddPaymentPassRequest)
+        guard case .valid(let nullSummary) = request.judge(.null) else {
+            Issue.record("a null add-payment-pass result was judged invalid")
+            return
+        }
+        #expect(nullSummary.contains("null"))
+        #expect(!request.standalone, "it needs an entry from passEntries first")
+
+        let authorize = try Self.exercise(WireMethods.authorize)
+        guard case .invalid = authorize.judge(.object(["result": .string("maybe")])) else {
+            Issue.record("authorize \"maybe\" was judged valid")
+            return
+        }
+    }
+}
