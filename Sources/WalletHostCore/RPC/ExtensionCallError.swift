@@ -79,6 +79,18 @@ public struct ExtensionExit: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The stderr line that best says why the process died: the last one that reads like a
+    /// crash message (`Fatal error`, `panic`, `...Error:`, an exception), else the last line.
+    /// A runtime's backtrace follows its message, so the last line alone is rarely the reason.
+    public var telltaleStderrLine: String? {
+        let markers = ["fatal error", "panic", "error:", "exception", "assertion", "segmentation fault", "aborted"]
+        let lines = stderrTail.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return lines.last { line in
+            let lowered = line.lowercased()
+            return markers.contains { lowered.contains($0) }
+        } ?? lines.last
+    }
+
     public var isMemoryDeath: Bool {
         if case .memoryLimit = cause { return true }
         return false

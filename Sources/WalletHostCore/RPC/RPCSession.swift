@@ -183,7 +183,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                                       message: "\(exit.description) during \(method)", diagnostics: diagnostics)
         }
         var message = "\(exit.description) during \(method)"
-        if let last = exit.stderrTail.last(where: { !$0.isEmpty }) { message += "; last stderr line: \(last)" }
+        if let line = exit.telltaleStderrLine { message += "; stderr: \(line)" }
         return ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated, message: message,
                                   diagnostics: diagnostics)
     }

@@ -174,8 +174,9 @@ final class ProcessSupervisor: Sendable {
     /// How many stderr lines the process has written so far.
     var stderrMark: Int { stderrTail.withLock { $0.written } }
 
-    /// The last `limit` stderr lines written since `mark`.
-    func stderrLines(since mark: Int, limit: Int = 5) -> [String] {
+    /// Stderr lines written since `mark`: all of them when they fit in `limit`, else the first
+    /// and the last few (a crash's message comes first, its backtrace after).
+    func stderrLines(since mark: Int, limit: Int = 6) -> [String] {
         stderrTail.withLock { $0.lines(since: mark, limit: limit) }
     }
 
@@ -249,7 +250,7 @@ final class ProcessSupervisor: Sendable {
 
 /// The last stderr lines of a process, numbered so that a call can ask for those written during it.
 struct StderrTail {
-    static let capacity = 24
+    static let capacity = 64
     private(set) var written = 0
     private var lines: [String] = []
 
@@ -262,10 +263,14 @@ struct StderrTail {
     /// Every kept line, oldest first.
     var all: [String] { lines }
 
-    /// The last `limit` kept lines among those written after the first `mark`.
+    /// The kept lines written after the first `mark`; past `limit`, the first half and the
+    /// last half of them with a note of how many were left out between.
     func lines(since mark: Int, limit: Int) -> [String] {
-        let newSinceMark = max(0, written - mark)
-        return Array(lines.suffix(min(newSinceMark, limit)))
+        let since = Array(lines.suffix(min(max(0, written - mark), lines.count)))
+        guard since.count > limit else { return since }
+        let head = limit / 2
+        let tail = limit - head
+        return Array(since.prefix(head)) + ["(\(since.count - limit) more lines)"] + Array(since.suffix(tail))
     }
 }
 

@@ -21,6 +21,11 @@ for line in host:
     except ValueError:
         continue
     method, request_id = message.get("method"), message.get("id")
+    if method is None:
+        # The host sent a response, which it must only do for requests the extension made.
+        sys.stderr.write("replay-extension received a response: %s" % line.decode(errors="replace"))
+        sys.stderr.flush()
+        continue
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": request_id, "result": {
             "protocolVersion": 1, "methods": ["status", "fuzz.emit"],
