@@ -17,9 +17,12 @@ let benchmarkExecutables: [Target] = [
     .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire"], path: "Benchmarks/HostBench"),
 ]
 
+// Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
+// (`prctl(PR_SET_PDEATHSIG)`, `pidfd_open`, `close_range`), measures footprint from /proc and
+// imports Glibc; WalletWire and the SDK import FoundationEssentials, which is not a module on
+// Apple platforms. So no `platforms:` list: there is no macOS or iOS build to declare.
 let package = Package(
     name: "WalletExtensionHost",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
         .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"]),
