@@ -35,11 +35,14 @@ let package = Package(
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-        .testTarget(name: "WalletWireTests", dependencies: ["WalletWire"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"]),
-        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"],
+        // What the test targets share (paths, example bundles, temporary directories, polling,
+        // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
+        .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
+        .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
 )
