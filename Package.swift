@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
