@@ -17,10 +17,10 @@ extension CommandSpec {
             text += "\narguments:\n" + Self.table(arguments.map { ($0.name, $0.help) })
         }
         if !options.isEmpty {
-            text += "\noptions:\n" + Self.table(options.map { ($0.label, $0.help + ($0.repeatable ? " Repeatable." : "")) })
+            text += "\noptions:\n" + Self.table(options.map(\.usageRow))
         }
         if takesHostOptions {
-            text += "\nhost options:\n" + Self.table(HostOptions.options.map { ($0.label, $0.help + ($0.repeatable ? " Repeatable." : "")) })
+            text += "\nhost options:\n" + Self.table(HostOptions.options.map(\.usageRow))
         }
         return text + "\n" + Self.exitStatus
     }

@@ -19,7 +19,7 @@ enum Commands {
         }
         let hostCommands = all.filter(\.takesHostOptions).map(\.name)
         text += "\nhost options, taken by \(hostCommands.joined(separator: ", ")):\n"
-        text += CommandSpec.table(HostOptions.options.map { ($0.label, $0.help + ($0.repeatable ? " Repeatable." : "")) })
+        text += CommandSpec.table(HostOptions.options.map(\.usageRow))
         text += "\n`wallet-host help COMMAND` or `wallet-host COMMAND --help` describes a command's arguments and options.\n"
         return text + CommandSpec.exitStatus
     }

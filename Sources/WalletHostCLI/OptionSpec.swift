@@ -34,6 +34,11 @@ struct OptionSpec: Sendable {
         "[\(label)]" + (repeatable ? "..." : "")
     }
 
+    /// Its row in a usage table: the label and the help, which says when it is repeatable.
+    var usageRow: (label: String, help: String) {
+        (label, repeatable ? help + " Repeatable." : help)
+    }
+
     /// The same option with help that fits one command better.
     func withHelp(_ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
