@@ -17,9 +17,12 @@ let benchmarkExecutables: [Target] = [
     .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire"], path: "Benchmarks/HostBench"),
 ]
 
+// Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
+// (`prctl(PR_SET_PDEATHSIG)`, `pidfd_open`, `close_range`), measures footprint from /proc and
+// imports Glibc; WalletWire and the SDK import FoundationEssentials, which is not a module on
+// Apple platforms. So no `platforms:` list: there is no macOS or iOS build to declare.
 let package = Package(
     name: "WalletExtensionHost",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
         .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"]),
@@ -32,11 +35,15 @@ let package = Package(
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-        .testTarget(name: "WalletWireTests", dependencies: ["WalletWire"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"]),
-        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"],
+        // What the test targets share (paths, example bundles, temporary directories, polling,
+        // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
+        .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
+        .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
 )

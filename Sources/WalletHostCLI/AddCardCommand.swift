@@ -14,10 +14,36 @@ struct AddCardCommand {
     let json: Bool
     let configuration: HostConfiguration
 
+    static let spec = CommandSpec(
+        "add-card",
+        summary: """
+            Run Wallet's add-card flow with the installed issuer apps: discovery, authorization, entries, \
+            then card by card the add-payment-pass request; exit 0 only when every selected card was added.
+            """,
+        options: [CommonOptions.apps,
+                  CommonOptions.state,
+                  .valued("issuer", "ID", help: """
+                      The issuer to pick, by bundle identifier or app name (default: the user agent \
+                      script's, else the first Wallet lists).
+                      """),
+                  CommonOptions.device.withHelp("""
+                      Add to the iPhone or to the paired Apple Watch (default: the user agent script's, \
+                      else iphone).
+                      """),
+                  .valued("user-agent", "FILE", help: """
+                      Answer the UI extension from a script (JSON: answers, biometric, select, device, \
+                      issuer; see the README). Excludes --interactive.
+                      """),
+                  .flag("interactive", help: "Ask at the terminal: passwords without echo, Face ID as [m]atch / [n]o match."),
+                  .valued("select", "all|ID,...", help: """
+                      The entries to add: all, or entry identifiers separated by commas (default: the \
+                      user agent script's, else all).
+                      """),
+                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr.")],
+        takesHostOptions: true)
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, valued: ["apps", "state", "issuer", "device", "user-agent", "select",
-                                                             "deadline", "memory-limit", "hang-grace"],
-                                         flags: ["json", "interactive"])
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.isEmpty else { throw UsageError("add-card takes no positional arguments") }
         appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath)
         stateURL = StateCommands.stateURL(parsed)

@@ -12,9 +12,21 @@ struct CallCommand {
     let json: Bool
     let configuration: HostConfiguration
 
+    static let spec = CommandSpec(
+        "call",
+        arguments: [.init(name: "APPEX", help: "The extension's .appex bundle."),
+                    .init(name: "METHOD", help: "status, passEntries, remotePassEntries, generateAddPaymentPassRequest or authorize.")],
+        summary: "Run one call on a fresh extension process and report its result, launch time, call time and peak footprint.",
+        options: [.valued("params", "JSON", help: "The call's params, a JSON object (default {})."),
+                  CommonOptions.state,
+                  CommonOptions.json.withHelp("""
+                      Print one object: result (or error with code, kind and message), launchMs, callMs, \
+                      totalMs, peakFootprintBytes, pid.
+                      """)],
+        takesHostOptions: true)
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, valued: ["params", "state", "deadline", "memory-limit", "hang-grace"],
-                                         flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.count == 2 else { throw UsageError("call needs APPEX and METHOD") }
         appexURL = URL(fileURLWithPath: parsed.positionals[0])
         method = parsed.positionals[1]

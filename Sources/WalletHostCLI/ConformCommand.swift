@@ -12,9 +12,23 @@ struct ConformCommand {
     let stateURL: URL?
     let configuration: HostConfiguration
 
+    static let spec = CommandSpec(
+        "conform",
+        arguments: [.init(name: "APPEX...", help: "An .appex, or an .app standing for the extensions in its PlugIns.")],
+        summary: """
+            Run the conformance checks against each extension and print PASS, FAIL or SKIP with the \
+            evidence; exit 0 only when no check failed. docs/CONFORMANCE.md lists the checks.
+            """,
+        options: [.valued("junit", "FILE", help: "Also write JUnit XML: one <testsuite> per extension, one <testcase> per check."),
+                  CommonOptions.json.withHelp("Print the reports as one JSON object."),
+                  CommonOptions.state.withHelp("""
+                      Run on this simulated device (default: a fresh temporary one, removed when every \
+                      check passed and kept for diagnosis when one failed).
+                      """)],
+        takesHostOptions: true)
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, valued: ["junit", "state", "deadline", "memory-limit", "hang-grace"],
-                                         flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard !parsed.positionals.isEmpty else { throw UsageError("conform needs at least one APPEX") }
         bundleURLs = parsed.positionals.map { URL(fileURLWithPath: $0) }
         junitURL = parsed.value("junit").map { URL(fileURLWithPath: $0) }

@@ -13,8 +13,23 @@ struct DemoCommand {
     let appsURL: URL?
     let stateURL: URL?
 
+    static let spec = CommandSpec(
+        "demo",
+        summary: """
+            The sample issuer end to end on a fresh simulated device: open the app, discovery, \
+            authorization by a scripted user, every card to the iPhone, then to the paired watch.
+            """,
+        options: [CommonOptions.apps.withHelp("""
+                      Use the bundles in DIR (default: build the examples and assemble them into \
+                      .build/bundles with scripts/make-bundles).
+                      """),
+                  CommonOptions.state.withHelp("""
+                      The simulated device's state directory (default: a fresh one under the temporary \
+                      directory, emptied first).
+                      """)])
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, valued: ["apps", "state"], flags: [])
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
         appsURL = parsed.value("apps").map { URL(fileURLWithPath: $0) }
         stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
     }

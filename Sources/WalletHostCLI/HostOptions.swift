@@ -1,7 +1,26 @@
 import WalletHostCore
 
-/// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`.
+/// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`,
+/// declared once here with their help; a command takes them with `takesHostOptions: true`.
 enum HostOptions {
+    /// The shared options, as the parser and the usage text see them.
+    static let options: [OptionSpec] = [
+        .valued("deadline", "METHOD=DURATION", repeatable: true, help: """
+            Replace a method's deadline, e.g. status=250ms or passEntries=2s (a number alone is \
+            milliseconds). The defaults are Wallet's: status 100 ms, entries and requests 20 s.
+            """),
+        .valued("memory-limit", "SIZE", help: """
+            Replace the extension point's memory limit, e.g. 80MB or 60MiB (MB is taken as MiB, as \
+            the kernel reports it). The defaults are Wallet's: 55 MB non-UI, 60 MB UI.
+            """),
+        .valued("hang-grace", "DURATION", help: """
+            How long an extension that missed a deadline may stay silent before it is declared hung \
+            and stopped, e.g. 500ms (default 1s).
+            """),
+    ]
+
+    /// The host configuration the shared options ask for, Wallet's defaults where none was given.
+    /// - Throws: ``UsageError`` naming a value that does not parse.
     static func configuration(from parsed: ParsedArguments) throws(UsageError) -> HostConfiguration {
         var configuration = HostConfiguration()
         for text in parsed.values("deadline") {

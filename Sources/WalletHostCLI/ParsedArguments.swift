@@ -1,13 +1,14 @@
-/// A command line split into positionals, valued options and flags.
+/// A command line split into positionals, valued options and flags, as a ``CommandSpec`` declares them.
 ///
-/// `--name value` and `--name=value` both work; options listed in `repeatable` may be given
-/// more than once. Anything else starting with `--` that is not a known flag is an error.
+/// `--name value` and `--name=value` both work. A valued option given more than once keeps
+/// every value (``values(_:)``); ``value(_:)`` is the last one. An option the command does not
+/// declare is a usage error naming it and the command.
 struct ParsedArguments {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    init(_ arguments: [String], for command: CommandSpec) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -22,18 +23,19 @@ struct ParsedArguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if knownFlags.contains(name) {
+            guard let option = command.option(named: name) else {
+                throw UsageError("unknown option --\(name) for \(command.name)")
+            }
+            if !option.takesValue {
                 guard value == nil else { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)
-            } else if valued.contains(name) {
+            } else {
                 if value == nil {
                     guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
                     value = arguments[index]
                     index += 1
                 }
                 options[name, default: []].append(value!)
-            } else {
-                throw UsageError("unknown option --\(name)")
             }
         }
     }

@@ -4,8 +4,42 @@ import WalletSimulator
 
 /// `wallet-host passes list|add|remove|reset` and `wallet-host device`.
 struct StateCommands {
+    static let passesSpec = CommandSpec(
+        "passes",
+        arguments: [.init(name: "list|add ID|remove ID|reset", help: """
+            List the passes (the default), add one with primary account identifier ID, remove the \
+            passes with that identifier, or empty the pass library.
+            """)],
+        summary: "Show or change the simulated device's pass library.",
+        options: [CommonOptions.device.withHelp("""
+                      Limit list, remove and reset to the iPhone or the watch; add puts the pass there \
+                      (default iphone).
+                      """),
+                  .valued("issuer", "ID", help: "add: the issuer recorded with the pass (default manual)."),
+                  .valued("suffix", "DIGITS", help: "add: the primary account number suffix (default 0000)."),
+                  CommonOptions.state,
+                  CommonOptions.json.withHelp("Print the result as JSON.")])
+
+    static let deviceSpec = CommandSpec(
+        "device",
+        summary: "Show the simulated device's settings (paired watch, apps opened once), or pair or unpair the watch.",
+        options: [.valued("watch", "paired|unpaired", help: "Pair or unpair the Apple Watch first."),
+                  CommonOptions.state,
+                  CommonOptions.json.withHelp("Print the settings as JSON.")])
+
+    static let appSpec = CommandSpec(
+        "app",
+        arguments: [.init(name: "open APP", help: "The containing app: a path to an .app, or an app name or bundle identifier in --apps.")],
+        summary: """
+            Run a containing app as the user opening it (it logs in and writes its cards into its App \
+            Group) and record that it was opened once.
+            """,
+        options: [CommonOptions.apps,
+                  CommonOptions.state,
+                  CommonOptions.json.withHelp("Print the app's bundle identifier, output and run time as JSON.")])
+
     static func passes(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, valued: ["state", "device", "issuer", "suffix"], flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: passesSpec)
         let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
         let deviceKind = try parsed.value("device").map(parseDevice)
         switch parsed.positionals.first {
@@ -43,7 +77,7 @@ struct StateCommands {
     }
 
     static func device(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, valued: ["state", "watch"], flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: deviceSpec)
         let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
         if let watch = parsed.value("watch") {
             guard watch == "paired" || watch == "unpaired" else { throw UsageError("--watch takes paired or unpaired") }
@@ -61,7 +95,7 @@ struct StateCommands {
 
     /// `wallet-host app open APP`.
     static func app(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, valued: ["state", "apps"], flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: appSpec)
         guard parsed.positionals.count == 2, parsed.positionals[0] == "open" else { throw UsageError("usage: app open APP") }
         let app = try loadApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
         let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))

@@ -6,8 +6,17 @@ struct ValidateCommand {
     let paths: [URL]
     let json: Bool
 
+    static let spec = CommandSpec(
+        "validate",
+        arguments: [.init(name: "PATH...", help: ".app bundles, lone .appex bundles or directories of .app bundles.")],
+        summary: """
+            Check bundles and print every finding as severity: path: key: problem, then a summary; \
+            exit 1 when any finding is an error.
+            """,
+        options: [CommonOptions.json.withHelp("Print the findings, the bundle count and the error count as one JSON object.")])
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, valued: [], flags: ["json"])
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard !parsed.positionals.isEmpty else { throw UsageError("validate needs at least one PATH") }
         paths = parsed.positionals.map { URL(fileURLWithPath: $0) }
         json = parsed.has("json")

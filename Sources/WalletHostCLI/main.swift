@@ -6,63 +6,53 @@ import Glibc
 // A write to an extension that just died must be an EPIPE error, not the host's death.
 signal(SIGPIPE, SIG_IGN)
 
-let usage = """
-usage: wallet-host <command> [options]
-
-commands:
-  call APPEX METHOD [--params JSON] [--state DIR] [--json]
-                    [--deadline METHOD=DURATION]... [--memory-limit SIZE]
-        Run one call on an extension and report result, launch time, call time and peak footprint.
-  validate PATH... [--json]
-        Check .app/.appex bundles (or directories of .app) and print every finding.
-  conform APPEX... [--junit FILE] [--json] [--state DIR]
-                   [--deadline METHOD=DURATION]... [--memory-limit SIZE] [--hang-grace DURATION]
-        Run the conformance checks against each extension (an .app means its extensions);
-        exit 0 only when every check passed. docs/CONFORMANCE.md lists the checks.
-  add-card [--apps DIR] [--state DIR] [--issuer ID] [--device iphone|watch]
-           [--user-agent FILE | --interactive] [--select all|ID,...] [--json]
-        Run Wallet's add-card flow: discovery, authorization, entries, card-by-card requests.
-  demo [--apps DIR] [--state DIR]
-        The sample issuer end to end on a fresh simulated device: iPhone, then the paired watch.
-  app open APP [--apps DIR] [--state DIR]
-        Run a containing app (it logs in and writes its cards) and mark it opened once.
-  passes list|add ID|remove ID|reset [--device iphone|watch] [--state DIR] [--json]
-  device [--watch paired|unpaired] [--state DIR] [--json]
-
-Exit status: 0 success, 1 the extension or bundle failed, 2 usage error.
-"""
-
 let arguments = Array(CommandLine.arguments.dropFirst())
+let commandArguments = Array(arguments.dropFirst())
+/// The command being run, whose usage a usage error prints; nil before one is recognised.
+let command = arguments.first.flatMap(Commands.named)
 let status: Int32
 do {
-    switch arguments.first {
-    case "call":
-        status = try await CallCommand(arguments: Array(arguments.dropFirst())).run()
-    case "validate":
-        status = try ValidateCommand(arguments: Array(arguments.dropFirst())).run()
-    case "conform":
-        status = try await ConformCommand(arguments: Array(arguments.dropFirst())).run()
-    case "add-card":
-        status = try await AddCardCommand(arguments: Array(arguments.dropFirst())).run()
-    case "demo":
-        status = try await DemoCommand(arguments: Array(arguments.dropFirst())).run()
-    case "app":
-        status = try StateCommands.app(Array(arguments.dropFirst()))
-    case "passes":
-        status = try StateCommands.passes(Array(arguments.dropFirst()))
-    case "device":
-        status = try StateCommands.device(Array(arguments.dropFirst()))
-    case "-h", "--help", "help":
-        print(usage)
+    if let command, command.requestsHelp(commandArguments) {
+        print(command.usage)
         status = 0
-    case nil:
-        FileHandle.standardError.write(Data(usage.utf8))
-        status = 2
-    case let other?:
-        throw UsageError("unknown command \"\(other)\"")
+    } else {
+        switch arguments.first {
+        case "call":
+            status = try await CallCommand(arguments: commandArguments).run()
+        case "validate":
+            status = try ValidateCommand(arguments: commandArguments).run()
+        case "conform":
+            status = try await ConformCommand(arguments: commandArguments).run()
+        case "add-card":
+            status = try await AddCardCommand(arguments: commandArguments).run()
+        case "demo":
+            status = try await DemoCommand(arguments: commandArguments).run()
+        case "app":
+            status = try StateCommands.app(commandArguments)
+        case "passes":
+            status = try StateCommands.passes(commandArguments)
+        case "device":
+            status = try StateCommands.device(commandArguments)
+        case "help":
+            if let name = commandArguments.first {
+                guard let described = Commands.named(name) else { throw UsageError("help: unknown command \"\(name)\"") }
+                print(described.usage)
+            } else {
+                print(Commands.usage)
+            }
+            status = 0
+        case "-h", "--help":
+            print(Commands.usage)
+            status = 0
+        case nil:
+            FileHandle.standardError.write(Data((Commands.usage + "\n").utf8))
+            status = 2
+        case let other?:
+            throw UsageError("unknown command \"\(other)\"")
+        }
     }
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("wallet-host: \(error)\n\n\(usage)\n".utf8))
+    FileHandle.standardError.write(Data("wallet-host: \(error)\n\n\(command?.usage ?? Commands.usage)\n".utf8))
     status = 2
 } catch {
     FileHandle.standardError.write(Data("wallet-host: \(error)\n".utf8))

@@ -1,16 +1,15 @@
 import Foundation
 import Testing
 import WalletSimulator
+import WalletTestSupport
 
 /// Several `wallet-host` processes sharing one state directory at once.
 @Suite("Concurrent host processes", .serialized, .timeLimit(.minutes(3)))
 struct ConcurrentHostsTests {
-    static var host: URL { ExampleBundles.productsDirectory.appendingPathComponent("wallet-host") }
-
     /// Starts `wallet-host` with `arguments`; the caller waits.
     private func start(_ arguments: [String]) throws -> Process {
         let process = Process()
-        process.executableURL = Self.host
+        process.executableURL = BuildProducts.walletHost
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -40,7 +39,7 @@ struct ConcurrentHostsTests {
             let loop = Process()
             loop.executableURL = URL(fileURLWithPath: "/bin/sh")
             loop.arguments = ["-c", "for i in $(seq 1 15); do \"$0\" passes add MANUAL-\(writer)-$i --state \"$1\" >/dev/null || exit 1; done",
-                              Self.host.path, state.path]
+                              BuildProducts.walletHost.path, state.path]
             try loop.run()
             processes.append(loop)
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 #if canImport(FoundationXML)
 import FoundationXML
@@ -217,42 +218,26 @@ struct ConformanceTests {
     func commandExitStatus() async throws {
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("conform-\(UUID().uuidString).xml")
         // Other suites may share the two cores: this test is about exit statuses, not Wallet's 100 ms.
-        let good = try runHost(["conform", ExampleBundles.sampleIssuerApp.path, "--junit", junit.path, "--deadline", "status=1s"])
-        #expect(good.status == 0, "\(good.stdout)\n\(good.stderr)")
-        #expect(good.stdout.contains("PASS status-cold-deadline"), "\(good.stdout)")
-        #expect(good.stdout.contains("conform WUIExt.appex"), "\(good.stdout)")
+        let good = try WalletHostCommand.run(["conform", ExampleBundles.sampleIssuerApp.path, "--junit", junit.path, "--deadline", "status=1s"])
+        #expect(good.status == 0, "\(good.standardOutput)\n\(good.standardError)")
+        #expect(good.standardOutput.contains("PASS status-cold-deadline"), "\(good.standardOutput)")
+        #expect(good.standardOutput.contains("conform WUIExt.appex"), "\(good.standardOutput)")
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("<testsuite name=\"com.example.sampleissuer.WNonUIExt\""))
 
         // A failing run keeps its state directory for diagnosis: give it one to remove.
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-conform-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
-        let bad = try runHost(["conform", try ExampleBundles.testHelper(mode: "wrong-shape").path, "--json",
-                               "--deadline", "status=5s", "--state", state.path])
-        #expect(bad.status == 1, "\(bad.stdout)\n\(bad.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
+        let bad = try WalletHostCommand.run(["conform", try ExampleBundles.testHelper(mode: "wrong-shape").path, "--json",
+                                         "--deadline", "status=5s", "--state", state.path])
+        #expect(bad.status == 1, "\(bad.standardOutput)\n\(bad.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bad.standardOutput.utf8)) as? [String: Any])
         #expect(object["passed"] as? Bool == false)
-        #expect(bad.stdout.contains("\"result-shape-status\""))
+        #expect(bad.standardOutput.contains("\"result-shape-status\""))
 
-        let usage = try runHost(["conform"])
+        let usage = try WalletHostCommand.run(["conform"])
         #expect(usage.status == 2)
-        #expect(usage.stderr.contains("conform needs at least one APPEX"))
-    }
-
-    private func runHost(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = ExampleBundles.productsDirectory.appendingPathComponent("wallet-host")
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting, so that a full pipe cannot stall the child.
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        #expect(usage.standardError.contains("conform needs at least one APPEX"))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
 
 @Suite("Deadlines, late and double completions", .serialized, .timeLimit(.minutes(2)))
@@ -124,17 +125,5 @@ struct DeadlineTests {
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? outcome.result.get()) != nil)
         await runner.stop()
-    }
-}
-
-/// Polls `condition` every 10 ms for up to `timeout`.
-func waitFor(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
-    let giveUp = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < giveUp else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

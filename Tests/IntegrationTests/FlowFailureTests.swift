@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 /// The add-card flow's failure paths, with the misbehaving test helper as the issuer: each ends

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
 
 @Suite("Memory limits", .serialized, .timeLimit(.minutes(2)))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
 
 @Suite("Process lifecycle and misbehaving extensions", .serialized, .timeLimit(.minutes(3)))

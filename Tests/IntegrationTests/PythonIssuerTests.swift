@@ -2,24 +2,13 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
-
-/// Whether `python3` is on PATH: the Python issuer's scripts start with `#!/usr/bin/env python3`.
-private let python3OnPath: Bool = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }
-}()
-
-extension ExampleBundles {
-    /// The Python issuer (Examples/PythonIssuer): scripts, not SwiftPM products.
-    static var pythonIssuerApp: URL { directory.appendingPathComponent("PythonIssuer.app") }
-    static var pyNonUIExt: URL { pythonIssuerApp.appendingPathComponent("PlugIns/PyNonUIExt.appex") }
-}
 
 /// The Python issuer (standard library only, no SDK) run by the host like any other
 /// extension: `wallet-host call` on its non-UI extension, and the whole add-card flow with
 /// scripted users.
-@Suite("Python issuer", .serialized, .enabled(if: python3OnPath, "python3 is not on PATH"), .timeLimit(.minutes(3)))
+@Suite("Python issuer", .serialized, .enabled(if: Python3.isAvailable, "python3 is not on PATH"), .timeLimit(.minutes(3)))
 struct PythonIssuerTests {
     static let login = #"{"action": "Log In", "values": {"username": "pyuser", "password": "py-wallet"}}"#
     static let wrongLogin = #"{"action": "Log In", "values": {"username": "pyuser", "password": "wrong"}}"#
@@ -28,52 +17,18 @@ struct PythonIssuerTests {
 
     // MARK: wallet-host call
 
-    /// What one `wallet-host` run printed.
-    struct HostRun {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-
-        /// The `--json` output as an object.
-        func json() throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8))
-            return try #require(object as? [String: Any], "not a JSON object: \(standardOutput)")
-        }
-    }
-
-    /// Runs the built `wallet-host` with `arguments` and waits for it.
-    static func host(_ arguments: [String]) throws -> HostRun {
-        let process = Process()
-        process.executableURL = ExampleBundles.productsDirectory.appendingPathComponent("wallet-host")
-        process.arguments = arguments
-        // stderr goes to a file, so that only one pipe is read and neither can fill up.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
-        return HostRun(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                       standardError: String(decoding: errorData, as: UTF8.self))
-    }
-
     static func freshState() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-python-\(UUID().uuidString)")
+        TemporaryDirectory.uniqueURL(prefix: "wallet-host-python")
     }
 
     @Test("wallet-host call status on PyNonUIExt: exit 0, the result and the launch time in --json")
     func callStatus() throws {
         let state = Self.freshState()
-        let open = try Self.host(["app", "open", ExampleBundles.pythonIssuerApp.path, "--state", state.path])
+        let open = try WalletHostCommand.run(["app", "open", ExampleBundles.pythonIssuerApp.path, "--state", state.path])
         #expect(open.status == 0, "\(open.standardError)")
         #expect(open.standardOutput.contains("PY-ACCT-VISA-7421"))
 
-        let run = try Self.host(["call", ExampleBundles.pyNonUIExt.path, "status", "--state", state.path, "--json",
+        let run = try WalletHostCommand.run(["call", ExampleBundles.pyNonUIExt.path, "status", "--state", state.path, "--json",
                                  "--deadline", "status=5s"])
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
         let output = try run.json()
@@ -90,7 +45,7 @@ struct PythonIssuerTests {
 
     @Test("before the app was opened, status offers nothing (no cards.json in the App Group)")
     func callStatusBeforeLogin() throws {
-        let run = try Self.host(["call", ExampleBundles.pyNonUIExt.path, "status", "--state", Self.freshState().path,
+        let run = try WalletHostCommand.run(["call", ExampleBundles.pyNonUIExt.path, "status", "--state", Self.freshState().path,
                                  "--json", "--deadline", "status=5s"])
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
         let result = try #require(try run.json()["result"] as? [String: Any])
@@ -101,7 +56,7 @@ struct PythonIssuerTests {
 
     @Test("wallet-host call reports a method PyNonUIExt does not list as not implemented")
     func callUnknownMethod() throws {
-        let run = try Self.host(["call", ExampleBundles.pyNonUIExt.path, "authorize", "--state", Self.freshState().path,
+        let run = try WalletHostCommand.run(["call", ExampleBundles.pyNonUIExt.path, "authorize", "--state", Self.freshState().path,
                                  "--json", "--deadline", "status=5s"])
         #expect(run.status == 1)
         let error = try #require(try run.json()["error"] as? [String: Any], "\(run.standardOutput)")

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 /// Whatever arrives on fd 4, the host neither crashes nor hangs nor grows without bound; the
@@ -31,7 +32,7 @@ struct ReaderFuzzTests {
             .write(to: app.appendingPathComponent("Info.plist"))
         try PropertyListSerialization.data(fromPropertyList: extensionInfo, format: .xml, options: 0)
             .write(to: appex.appendingPathComponent("Info.plist"))
-        let script = ExampleBundles.repositoryRoot.appendingPathComponent("Tests/IntegrationTests/Fixtures/replay-extension.py")
+        let script = BuildProducts.repositoryRoot.appendingPathComponent("Tests/IntegrationTests/Fixtures/replay-extension.py")
         let executable = appex.appendingPathComponent("ReplayExt")
         try FileManager.default.copyItem(at: script, to: executable)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)

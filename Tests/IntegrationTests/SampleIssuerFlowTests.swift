@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 /// The add-card flow with the sample issuer's real extensions and scripted users.

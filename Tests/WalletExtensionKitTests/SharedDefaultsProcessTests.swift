@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WalletExtensionKit
+import WalletTestSupport
 
 /// Set in the environment of the writer processes: `<container>|<key prefix>|<key count>`.
 private let writerAssignment = ProcessInfo.processInfo.environment["WALLET_SDK_TEST_DEFAULTS_WRITER"]
@@ -25,7 +26,7 @@ struct SharedDefaultsProcessTests {
 
     @Test(.enabled(if: writerAssignment == nil))
     func concurrentWriterProcessesAndThreadsLoseNoKey() async throws {
-        let container = try makeContainer()
+        let container = try TemporaryDirectory(prefix: "sdk-tests").url
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let processes = try (0..<4).map { writer in
             let process = Process()

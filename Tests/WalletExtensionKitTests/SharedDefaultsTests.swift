@@ -1,13 +1,7 @@
 import Foundation
 import Testing
 @testable import WalletExtensionKit
-
-/// A fresh App Group container in the temporary directory.
-func makeContainer() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+import WalletTestSupport
 
 /// App Group defaults: UserDefaults semantics, a plist where iOS keeps it, no lost keys.
 @Suite("SharedDefaults", .timeLimit(.minutes(1)))
@@ -16,7 +10,7 @@ struct SharedDefaultsTests {
     let suite = "group.com.example.tests"
 
     init() throws {
-        container = try makeContainer()
+        container = try TemporaryDirectory(prefix: "sdk-tests").url
     }
 
     var defaults: SharedDefaults { SharedDefaults(suiteName: suite, containerURL: container) }

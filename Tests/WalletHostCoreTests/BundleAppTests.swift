@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
 
 /// The checks that look at an app and its extensions together.

@@ -1,22 +1,8 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
-
-/// A directory under the system's temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bundle-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
 
 /// How a fixture writes a property list.
 enum PlistFormat {

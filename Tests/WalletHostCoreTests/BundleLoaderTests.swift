@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 import WalletWire
 
 /// Loading whole apps and directories, binary manifests, and the `validate` report.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostCore
+import WalletTestSupport
 
 /// Info.plist, identity keys and the executable: the checks every bundle goes through.
 @Suite("Bundle manifest and executable checks")

@@ -1,5 +1,6 @@
 import Foundation
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 /// Pass entries for the validator tests: `validEntry` passes every rule; tests change one field.

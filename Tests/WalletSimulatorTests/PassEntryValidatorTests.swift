@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 @Suite("Pass entry validation")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 @Suite("Provisioning material")
@@ -47,22 +48,5 @@ struct ProvisioningMaterialTests {
         #expect(params.certificateChain == material.certificateChain)
         #expect(params.nonce == material.nonce)
         #expect(params.nonceSignature == material.nonceSignature)
-    }
-}
-
-/// SplitMix64: a small deterministic generator for reproducible tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 @Suite("Scripted user agent")
@@ -141,7 +142,7 @@ struct ScriptedUserAgentTests {
 
     @Test("a script file is read from disk; a missing one is an error naming it")
     func fromFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-script-\(UUID().uuidString).json")
+        let url = TemporaryDirectory.uniqueURL(prefix: "wallet-host-script").appendingPathExtension("json")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(#"{"issuer": "com.example.bank", "slect": "all"}"#.utf8).write(to: url)
         do {

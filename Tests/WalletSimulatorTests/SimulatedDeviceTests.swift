@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 import WalletSimulator
+import WalletTestSupport
 
 @Suite("Simulated device state")
 struct SimulatedDeviceTests {
     private func freshDevice() -> SimulatedDevice {
-        SimulatedDevice(state: StateDirectory(url: FileManager.default.temporaryDirectory
-            .appendingPathComponent("wallet-host-device-\(UUID().uuidString)")))
+        SimulatedDevice(state: StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-device")))
     }
 
     @Test("a pass added to the iPhone is listed with every field and survives a re-read")

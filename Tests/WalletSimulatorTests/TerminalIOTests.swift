@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -62,15 +63,6 @@ private struct PseudoTerminal {
     }
 }
 
-/// Polls `condition` every 10 ms for up to 10 s.
-private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    for _ in 0..<1000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out waiting until \(what)")
-}
-
 /// Set by the test's own SIGINT handler, which the echo guard's handler must hand the signal on to.
 private let interruptSeen = Atomic<Bool>(false)
 
@@ -116,9 +108,9 @@ struct TerminalIOTests {
         #expect(pty.echoIsOn)
         let agent = InteractiveUserAgent(terminal: .fileDescriptors(input: pty.secondary, output: pty.secondary))
         async let answer = agent.prompt(Self.unlock)
-        try await waitUntil("echo is off") { !pty.echoIsOn }
+        try await waitFor("echo is off", timeout: .seconds(10)) { !pty.echoIsOn }
         pty.type("hunter2\n")
-        try await waitUntil("echo is back on") { pty.echoIsOn }
+        try await waitFor("echo is back on", timeout: .seconds(10)) { pty.echoIsOn }
         pty.type("1\n")
         #expect(try await answer.values["pin"] == "hunter2")
         #expect(pty.echoIsOn)
@@ -142,9 +134,9 @@ struct TerminalIOTests {
 
         let agent = InteractiveUserAgent(terminal: .fileDescriptors(input: pty.secondary, output: pty.secondary))
         async let answer = agent.prompt(Self.unlock)
-        try await waitUntil("echo is off") { !pty.echoIsOn }
+        try await waitFor("echo is off", timeout: .seconds(10)) { !pty.echoIsOn }
         kill(getpid(), SIGINT)
-        try await waitUntil("the test's handler ran") { interruptSeen.load(ordering: .relaxed) }
+        try await waitFor("the test's handler ran", timeout: .seconds(10)) { interruptSeen.load(ordering: .relaxed) }
         #expect(pty.echoIsOn, "the echo guard's handler must restore the terminal before the signal goes on")
         pty.type("1234\n")
         pty.type("1\n")

@@ -1,4 +1,5 @@
 import Foundation
+import WalletTestSupport
 
 /// docs/PROTOCOL.md split into the fenced blocks the tests check.
 struct ProtocolDocument {
@@ -19,12 +20,8 @@ struct ProtocolDocument {
         }
     }
 
-    /// docs/PROTOCOL.md, found from this file: Tests/WalletWireTests/ -> package root.
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("docs/PROTOCOL.md")
+    /// docs/PROTOCOL.md in this checkout.
+    static let url = BuildProducts.repositoryRoot.appendingPathComponent("docs/PROTOCOL.md")
 
     let text: String
 

@@ -1,18 +1,11 @@
 import Foundation
 import Testing
+import WalletTestSupport
 import WalletWire
-
-/// python3 from PATH, if there is one.
-private let pythonPath: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":")
-        .map { "\($0)/python3" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-}()
 
 /// Runs the Python handler printed in docs/PROTOCOL.md section 14 with its protocol fds
 /// redirected to files, and checks its answers with WalletWire. Skipped without python3.
-@Suite("docs/PROTOCOL.md Python handler", .serialized, .enabled(if: pythonPath != nil, "python3 is not on PATH"))
+@Suite("docs/PROTOCOL.md Python handler", .serialized, .enabled(if: Python3.isAvailable, "python3 is not on PATH"))
 struct PythonHandlerExampleTests {
 
     /// What one run of the handler left behind.
@@ -29,10 +22,9 @@ struct PythonHandlerExampleTests {
         try #require(blocks.count == 1, "PROTOCOL.md should have exactly one ```python block")
         let source = blocks[0].lines.map(\.text).joined(separator: "\n") + "\n"
 
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("wallet-wire-python-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "wallet-wire-python")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let script = directory.appendingPathComponent("handler.py")
         let inputFile = directory.appendingPathComponent("input")
         let outputFile = directory.appendingPathComponent("output")
@@ -41,7 +33,7 @@ struct PythonHandlerExampleTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" "$1" 3<"$2" 4>"$3""#, pythonPath!, script.path, inputFile.path, outputFile.path]
+        process.arguments = ["-c", #"exec "$0" "$1" 3<"$2" 4>"$3""#, Python3.path!, script.path, inputFile.path, outputFile.path]
         var environment = ProcessInfo.processInfo.environment
         environment[WireEnvironment.protocolVersion] = underHost ? String(WireProtocol.version) : nil
         process.environment = environment

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WalletWire
 
 /// Key-value defaults shared through an App Group container: `UserDefaults(suiteName:)` for
 /// the containing app and its extensions.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WalletWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

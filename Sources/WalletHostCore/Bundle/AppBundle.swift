@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// A containing app (`.app`) that passed validation, with the extensions in its `PlugIns` directory.
 public struct AppBundle: Sendable, Hashable {

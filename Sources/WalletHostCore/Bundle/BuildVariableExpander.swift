@@ -1,3 +1,5 @@
+import WalletWire
+
 /// Expands the Xcode build variables an Info.plist may still hold, `$(NAME)` or `${NAME}`.
 ///
 /// Xcode substitutes these while building; bundles assembled by hand (or by our scripts) keep them,
@@ -125,7 +127,7 @@ struct BuildVariableExpander {
                 expanded[key] = expand(entries[key]!, keyPath: "\(keyPath).\(key)", report: report)
             }
             return .dictionary(expanded)
-        case .integer, .real, .boolean, .date, .data:
+        case .integer, .real, .bool, .date, .data:
             return value
         }
     }

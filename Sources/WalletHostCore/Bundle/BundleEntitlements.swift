@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// The entitlements a bundle declares in its optional `.entitlements` property list.
 public struct BundleEntitlements: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// The two kinds of bundle the host reads, with what differs between them.
 enum BundleKind {

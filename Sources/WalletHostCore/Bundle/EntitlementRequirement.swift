@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// Checks that a bundle has the policy's required entitlement (Wallet's payment-pass-provisioning) set to `true`.
 struct EntitlementRequirement {
@@ -21,7 +22,7 @@ struct EntitlementRequirement {
         switch entitlements.values[key] {
         case nil:
             findings.warning(fileURL.path, key, "missing; \(outcome)")
-        case .boolean(false):
+        case .bool(false):
             findings.warning(fileURL.path, key, "is false; \(outcome)")
         default:
             break

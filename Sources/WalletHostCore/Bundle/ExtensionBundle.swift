@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// An app extension (`.appex`) that passed validation and can be run by the host.
 public struct ExtensionBundle: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// Reads a property list file (XML or binary) whose top level must be a dictionary.
 enum PropertyListFile {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,28 +51,33 @@ public struct ProcessRun: Sendable {
     }
 }
 
-/// Splits a non-blocking pipe's bytes into lines.
+/// Splits a non-blocking pipe's bytes into lines with the protocol's ``LineFramer``, capped
+/// as the host caps an extension's output: a line over 64 KiB is logged as its size only.
 private struct LineCollector {
-    private var partial = Data()
+    private var framer = LineFramer(maximumLineBytes: 64 * 1024)
     private var lines: [String] = []
 
     mutating func drain(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
         while let count = try? SystemCall.read(fd, into: buffer), count > 0 {
-            partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-                partial.removeSubrange(partial.startIndex...newline)
-            }
-            if partial.count > 64 * 1024 {
-                lines.append(String(decoding: partial, as: UTF8.self))
-                partial.removeAll()
-            }
+            collect(framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
         }
     }
 
+    /// The lines, the last one included even without its newline: unlike a protocol
+    /// message, an app's last words count when it exits mid-line.
     mutating func finish() -> [String] {
-        if !partial.isEmpty { lines.append(String(decoding: partial, as: UTF8.self)) }
-        partial.removeAll()
+        if framer.bufferedByteCount > 0 { collect(framer.append(Data([UInt8(ascii: "\n")]))) }
+        let tail = framer.finish()
+        if tail > 0 { lines.append("(\(tail) bytes without a final newline, not shown)") }
         return lines
+    }
+
+    private mutating func collect(_ frames: [LineFramer.Frame]) {
+        for frame in frames {
+            switch frame {
+            case .line(let data): lines.append(String(decoding: data, as: UTF8.self))
+            case .oversized(let byteCount): lines.append("(a line of \(byteCount) bytes, not shown)")
+            }
+        }
     }
 }

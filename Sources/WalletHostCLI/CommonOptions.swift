@@ -1,0 +1,17 @@
+/// Options several commands take with the same meaning, declared once. A command may give one
+/// of them help of its own (``OptionSpec/withHelp(_:)``) where its default differs.
+enum CommonOptions {
+    /// `--state DIR`: the simulated device.
+    static let state = OptionSpec.valued("state", "DIR", help: """
+        The simulated device's state directory (default $WALLET_HOST_STATE, else \
+        $XDG_STATE_HOME/wallet-host, else ~/.local/state/wallet-host).
+        """)
+    /// `--apps DIR`: where installed issuer apps are.
+    static let apps = OptionSpec.valued("apps", "DIR", help: """
+        The directory of installed issuer .app bundles (default $WALLET_HOST_APPS, else .build/bundles).
+        """)
+    /// `--json`: machine output.
+    static let json = OptionSpec.flag("json", help: "Print one JSON document instead of the human transcript.")
+    /// `--device iphone|watch`.
+    static let device = OptionSpec.valued("device", "iphone|watch", help: "The iPhone or the paired Apple Watch.")
+}
