@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletHostCore
 import WalletSimulator
+import WalletTestSupport
 import WalletWire
 
 /// Every failed call says what else the host saw during it, and an unusable response fails its
@@ -103,19 +104,13 @@ struct FailureDiagnosticsTests {
 
     @Test("wallet-host call --json prints the diagnostics of a failed call")
     func cliDiagnostics() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-diag-\(UUID().uuidString)")
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-diagnostics")
         defer { try? FileManager.default.removeItem(at: state) }
         let appex = try ExampleBundles.testHelper(mode: "crash-fatal")
-        let process = Process()
-        process.executableURL = ExampleBundles.productsDirectory.appendingPathComponent("wallet-host")
-        process.arguments = ["call", appex.path, "status", "--json", "--state", state.path, "--deadline", "status=5s"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try WalletHostCommand.run(["call", appex.path, "status", "--json", "--state", state.path,
+                                             "--deadline", "status=5s"])
+        #expect(run.status == 1)
+        let data = Data(run.standardOutput.utf8)
         let report = try JSONDecoder().decode(JSONValue.self, from: data)
         guard case .object(let diagnostics)? = report["diagnostics"] else {
             Issue.record("no diagnostics in \(String(decoding: data, as: UTF8.self))")
