@@ -46,7 +46,7 @@ struct CallBookTests {
         _ = admit(&book, "remotePassEntries", waiter: "b")
         let opened = book.openGate(implemented: ["status"], now: start)
         #expect(opened.send.count == 1)
-        #expect(opened.refused.map(\.waiter) == ["b"])
+        #expect(opened.refused.map(\.call.waiter) == ["b"])
         #expect(book.pending.count == 1)
         guard case .notImplemented = admit(&book, "remotePassEntries", waiter: "c") else {
             Issue.record("an unlisted method must be refused after the handshake")
@@ -151,7 +151,7 @@ struct CallBookTests {
         #expect(book.expire(now: start + .milliseconds(599), hangGrace: .milliseconds(500)).hung.isEmpty)
         let expiry = book.expire(now: start + .milliseconds(600), hangGrace: .milliseconds(500))
         #expect(expiry.hung.map(\.id) == [silent])
-        #expect(book.expired.isEmpty)
+        #expect(Array(book.expired.keys) == [acknowledging], "the acknowledged call stays, waiting for its result")
     }
 
     @Test("an acknowledged call still takes its real result as a late completion")
@@ -166,6 +166,21 @@ struct CallBookTests {
             return
         }
         #expect(call.acknowledged)
+    }
+
+    @Test("an acknowledged call's result is late however long it takes, and it sets no timer")
+    func acknowledgedPastTheHangGrace() {
+        var book = Book()
+        _ = book.openGate(implemented: ["status"], now: start)
+        guard case .send(let id, _) = admit(&book, "status", waiter: "a") else { return }
+        _ = book.expire(now: start + .milliseconds(100), hangGrace: .milliseconds(500))
+        _ = book.resolve(id, cancelAcknowledgement: true)
+        #expect(book.nextTimer == nil)
+        #expect(book.expire(now: start + .seconds(60), hangGrace: .milliseconds(500)).hung.isEmpty)
+        guard case .late(_, false) = book.resolve(id, cancelAcknowledgement: false) else {
+            Issue.record("a result a minute after an acknowledged cancel is still a late completion")
+            return
+        }
     }
 
     @Test("footprint samples raise the peak of every call in flight; violations are kept per call, capped")
@@ -195,7 +210,7 @@ struct CallBookTests {
             Issue.record("a response to a call failed at once is a repeat")
             return
         }
-        #expect(book.takeAll().map(\.waiter) == ["b"])
+        #expect(book.takeAll().map(\.call.waiter) == ["b"])
         #expect(!book.hasCallsInFlight)
         #expect(book.nextTimer == nil)
     }

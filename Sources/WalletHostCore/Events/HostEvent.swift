@@ -33,9 +33,11 @@ public struct HostEvent: Sendable, Equatable {
         case call(Request)
         /// A call completed with a result.
         case result(Completion)
-        /// A call completed with the extension's JSON-RPC error.
+        /// A call ended with an error: the extension's JSON-RPC error, a response the host could
+        /// not use (-32014), or the host's own when the call failed with its process.
         case error(ErrorCompletion)
-        /// A call's deadline passed; the caller got an error and the extension `$/cancelRequest`.
+        /// A call's deadline passed; the caller got an error and the extension, if the request was
+        /// written, `$/cancelRequest`.
         case deadlineMiss(DeadlineMiss)
         /// A response arrived after its call's deadline; it was dropped.
         case lateCompletion(LateCompletion)
@@ -43,7 +45,7 @@ public struct HostEvent: Sendable, Equatable {
         case cancelAcknowledged(LateCompletion)
         /// A second response to a request already answered; dropped.
         case doubleCompletion(Response)
-        /// A response to a request the host never sent; dropped.
+        /// A response to a request the host never sent, or no longer tracks; dropped.
         case unknownResponse(Response)
         /// A line on fd 4 that is not usable protocol.
         case protocolError(ProtocolError)

@@ -79,6 +79,8 @@ struct CallBook<Waiter> {
 
     /// Violations kept per call for its diagnostics.
     static var violationsKeptPerCall: Int { 4 }
+    /// Acknowledged calls remembered for their late result; past this, the oldest are forgotten.
+    static var acknowledgedCallsKept: Int { 1024 }
 
     private(set) var nextRequestID = 1
     private(set) var gate = Gate.closed(queued: [])
@@ -118,17 +120,18 @@ struct CallBook<Waiter> {
     /// Opens the gate: the handshake listed `implemented`.
     /// - Returns: the queued lines to write, in order, and the queued calls refused because
     ///   their method is not implemented (their waiters must be failed).
-    mutating func openGate(implemented: [String], now: ContinuousClock.Instant) -> (send: [Data], refused: [Pending]) {
+    mutating func openGate(implemented: [String], now: ContinuousClock.Instant)
+        -> (send: [Data], refused: [(id: RequestID, call: Pending)]) {
         guard case .closed(let queued) = gate else { return ([], []) }
         let methods = Set(implemented)
         gate = .open(implemented: methods)
         var send: [Data] = []
-        var refused: [Pending] = []
+        var refused: [(id: RequestID, call: Pending)] = []
         for id in queued {
             guard var call = pending[id], let line = call.unsentLine else { continue }
             guard methods.contains(call.method) else {
                 pending[id] = nil
-                refused.append(call)
+                refused.append((id, call))
                 continue
             }
             call.unsentLine = nil
@@ -150,6 +153,7 @@ struct CallBook<Waiter> {
             if cancelAcknowledgement, !call.acknowledged {
                 call.acknowledged = true
                 expired[id] = call
+                forgetOldestAcknowledged()
                 return .late(call, acknowledgement: true)
             }
             expired[id] = nil
@@ -178,10 +182,11 @@ struct CallBook<Waiter> {
                 expiry.cancels.append(id)
             }
         }
-        for (id, call) in expired where call.hangDeadline <= now {
+        // An acknowledged cancel shows a live extension: it is never hung, and its result, however
+        // late, is still recognised as late (within ``acknowledgedCallsKept``).
+        for (id, call) in expired where call.hangDeadline <= now && !call.acknowledged {
             expired[id] = nil
-            // An acknowledged cancel shows a live extension; a result that never comes is its own business.
-            if !call.acknowledged { expiry.hung.append((id, call)) }
+            expiry.hung.append((id, call))
         }
         expiry.missed.sort { $0.call.askedAt < $1.call.askedAt }
         expiry.hung.sort { $0.call.deadline < $1.call.deadline }
@@ -190,8 +195,18 @@ struct CallBook<Waiter> {
 
     /// The earliest deadline or hang deadline still to come.
     var nextTimer: ContinuousClock.Instant? {
-        let deadlines = pending.values.compactMap(\.deadline) + expired.values.map(\.hangDeadline)
+        let deadlines = pending.values.compactMap(\.deadline) + expired.values.filter { !$0.acknowledged }.map(\.hangDeadline)
         return deadlines.min()
+    }
+
+    private mutating func forgetOldestAcknowledged() {
+        let acknowledged = expired.filter { $0.value.acknowledged }
+        guard acknowledged.count > Self.acknowledgedCallsKept else { return }
+        for (id, _) in acknowledged.sorted(by: { $0.value.deadline < $1.value.deadline })
+            .prefix(acknowledged.count - Self.acknowledgedCallsKept) {
+            expired[id] = nil
+            recentlyCompleted.insert(id)
+        }
     }
 
     /// Raises every call in flight's peak to at least `bytes`.
@@ -218,8 +233,9 @@ struct CallBook<Waiter> {
     }
 
     /// Takes every call in flight (to fail them) and forgets the expired ones.
-    mutating func takeAll() -> [Pending] {
-        let calls = pending.values.sorted { $0.askedAt < $1.askedAt }
+    mutating func takeAll() -> [(id: RequestID, call: Pending)] {
+        let calls = pending.map { (id: $0.key, call: $0.value) }.sorted { $0.call.askedAt < $1.call.askedAt }
+        for (id, _) in calls { recentlyCompleted.insert(id) }
         pending.removeAll()
         expired.removeAll()
         if case .closed = gate { gate = .closed(queued: []) }

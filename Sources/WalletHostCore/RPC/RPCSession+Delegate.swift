@@ -58,8 +58,8 @@ extension RPCSession {
         } else {
             reason = .wrongShape
         }
-        let violation = ProtocolViolation(reason, detail: error.reason, excerpt: ProtocolViolation.excerpt(line),
-                                          requestID: id?.description)
+        let violation = ProtocolViolation(reason, detail: Self.plainDetail(error.reason),
+                                          excerpt: ProtocolViolation.excerpt(line), requestID: id?.description)
         let isResponse = envelope.id != nil && !envelope.hasMethod
         if isResponse, let id, let call = state.withLock({ $0.book.take(id) }) {
             violated(violation)
@@ -77,6 +77,18 @@ extension RPCSession {
         respond { codec in
             try codec.errorResponse(id: answerID, error: RPCErrorObject(code: error.code, message: violation.description))
         }
+    }
+
+    /// The decoder's reason without Foundation's own sentence repeating it
+    /// ("not valid JSON: The given data was not valid JSON." is "not valid JSON").
+    static func plainDetail(_ reason: String) -> String {
+        var detail = reason
+        for redundant in [": The given data was not valid JSON.", ": The data couldn’t be read because it isn’t in the correct format."]
+            where detail.hasSuffix(redundant) {
+            detail.removeLast(redundant.count)
+        }
+        while detail.hasSuffix(".") { detail.removeLast() }
+        return detail
     }
 
     /// Logs a violation, notes it on the calls in flight, and counts it. Past the budget the
@@ -218,12 +230,9 @@ extension RPCSession {
 
     func supervisor(_ supervisor: ProcessSupervisor, processExited exit: ExtensionExit) {
         let calls = state.withLock { $0.book.takeAll() }
-        let now = ContinuousClock.now
-        for call in calls {
-            let error = Self.terminationError(exit, method: call.method,
-                                              diagnostics: diagnostics(for: call, termination: exit.status))
-            call.waiter.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
-                                                    sentAt: call.sentAt, finishedAt: now))
+        for (id, call) in calls {
+            fail(call, id: id, with: Self.terminationError(exit, method: call.method,
+                                                           diagnostics: diagnostics(for: call, termination: exit.status)))
         }
     }
 

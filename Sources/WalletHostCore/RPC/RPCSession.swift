@@ -127,14 +127,13 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did
     /// not list in `initialize` fail as not implemented and are never sent.
     func openGate(implemented methods: [String]) {
-        let refused = state.withLock { state -> [CallBook<Waiter>.Pending] in
+        let refused = state.withLock { state in
             let (lines, refused) = state.book.openGate(implemented: methods, now: .now)
             for line in lines { supervisor.write(line) }
             return refused
         }
-        for call in refused {
-            call.waiter.resume(returning: CallReply(outcome: .failure(Self.notImplemented(call.method, executable: context.executableName)),
-                                                    finishedAt: .now))
+        for (id, call) in refused {
+            fail(call, id: id, with: Self.notImplemented(call.method, executable: context.executableName))
         }
         supervisor.wake()
     }
@@ -148,13 +147,23 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Fails every call in flight with `error` (each with its own diagnostics).
     func failAll(_ error: ExtensionCallError) {
         let calls = state.withLock { $0.book.takeAll() }
-        let now = ContinuousClock.now
-        for call in calls {
+        for (id, call) in calls {
             var failure = error
             failure.diagnostics = diagnostics(for: call)
-            call.waiter.resume(returning: CallReply(outcome: .failure(failure), peakFootprintBytes: call.peakFootprintBytes,
-                                                    sentAt: call.sentAt, finishedAt: now))
+            fail(call, id: id, with: failure)
         }
+    }
+
+    /// Resumes a call taken out of the book with `error`, after its closing `error` event: every
+    /// `call` event is closed by exactly one `result`, `error` or `deadlineMiss`.
+    func fail(_ call: CallBook<Waiter>.Pending, id: RequestID, with error: ExtensionCallError) {
+        let now = ContinuousClock.now
+        record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.description,
+                                                milliseconds: (now - call.askedAt).milliseconds,
+                                                footprintBytes: call.peakFootprintBytes, code: error.code,
+                                                reason: error.message)))
+        call.waiter.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
+                                                sentAt: call.sentAt, finishedAt: now))
     }
 
     /// What else the host saw during `call`.

@@ -218,8 +218,8 @@ public actor ExtensionRunner {
                 methods: initialize.methods)), bundleIdentifier: bundleIdentifier, pid: connection.pid))
             connection.session.openGate(implemented: initialize.methods)
         case .failure(let error):
-            configuration.events.record(HostEvent(.handshakeFailed(HostEvent.HandshakeFailed(milliseconds: elapsed,
-                                                                                             reason: error.message)),
+            configuration.events.record(HostEvent(.handshakeFailed(HostEvent.HandshakeFailed(
+                milliseconds: elapsed, reason: HandshakeOutcome.reason(error))),
                                                   bundleIdentifier: bundleIdentifier, pid: connection.pid))
             connection.session.failAll(error)
             if case .running(let launch) = process, launch.connection === connection { process = .stopped }

@@ -3,6 +3,14 @@ import WalletWire
 
 /// Reads the `initialize` reply: the result, or the sentence that says why the launch failed.
 enum HandshakeOutcome {
+    /// What a failed handshake's error message starts with, unless it is a version mismatch.
+    static let prefix = "handshake failed: "
+
+    /// The reason alone, for the `handshakeFailed` event (whose sentence says "handshake failed").
+    static func reason(_ error: ExtensionCallError) -> String {
+        error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+    }
+
     static func interpret(_ outcome: Result<Data, ExtensionCallError>,
                           executable: String) -> Result<InitializeResult, ExtensionCallError> {
         outcome.flatMap { line in
@@ -28,7 +36,7 @@ enum HandshakeOutcome {
             }
             let kind: ExtensionCallError.Kind = error.kind == .extensionTerminated || error.kind == .memoryLimitExceeded
                 ? error.kind : .launchFailed
-            return ExtensionCallError(kind, code: error.code, message: "handshake failed: \(error.message)",
+            return ExtensionCallError(kind, code: error.code, message: "\(prefix)\(error.message)",
                                       diagnostics: error.diagnostics)
         }
     }

@@ -197,7 +197,7 @@ extension ProcessSupervisor {
         if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
 
         let stderr = stderrTail.withLock { $0.all }
-        let (exit, lastFootprint) = state.withLock { state -> (ExtensionExit, Int?) in
+        let exit = state.withLock { state -> ExtensionExit in
             let cause: ExtensionExit.Cause
             if let footprint = state.memoryKillFootprint {
                 cause = .memoryLimit(footprintBytes: footprint)
@@ -213,11 +213,14 @@ extension ProcessSupervisor {
                                      stderrTail: stderr)
             state.phase = .exited(exit)
             state.outgoing.removeAll()
-            return (exit, state.lastFootprint)
+            return exit
         }
         child.closeDescriptors()
+        // For a memory death, the footprint its cause names (the one over the limit, or the last sample).
+        var deathFootprint: Int?
+        if case .memoryLimit(let footprint) = exit.cause { deathFootprint = footprint }
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
-                                    footprintBytes: exit.isMemoryDeath ? lastFootprint : nil, description: exit.description)))
+                                    footprintBytes: deathFootprint, description: exit.description)))
         delegate?.supervisor(self, processExited: exit)
         let waiters = state.withLock { state -> [CheckedContinuation<ExtensionExit?, Never>] in
             defer {
