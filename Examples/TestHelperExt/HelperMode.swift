@@ -16,6 +16,7 @@ enum HelperMode: Equatable {
     case allocateSmallMegabytes(Int)
     case allocateOnRequestMegabytes(Int)
     case garbageLine
+    case garbageInstead
     case oversizedLine
     case doubleComplete
     case lateComplete(milliseconds: Int)
@@ -67,6 +68,7 @@ enum HelperMode: Equatable {
         case "allocate-small-mb": self = .allocateSmallMegabytes(try number())
         case "allocate-on-request-mb": self = .allocateOnRequestMegabytes(try number())
         case "garbage-line": self = .garbageLine
+        case "garbage-instead": self = .garbageInstead
         case "oversized-line": self = .oversizedLine
         case "double-complete": self = .doubleComplete
         case "late-complete": self = .lateComplete(milliseconds: try number())

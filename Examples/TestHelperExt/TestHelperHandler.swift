@@ -100,6 +100,9 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
         switch mode {
         case .hang:
             return nil
+        case .garbageInstead:
+            Misbehaviour.writeGarbageLine()
+            return nil
         case .forkGrandchild:
             Misbehaviour.forkGrandchildAndExit()
         case .garbageLine:

@@ -21,6 +21,7 @@
 /// | `allocate-small-mb N` | the same in 64 KiB blocks. At the RLIMIT_DATA limit malloc fails: the helper prints `Fatal error: failed to allocate N bytes` and aborts (SIGABRT). |
 /// | `allocate-on-request-mb N` | generateAddPaymentPassRequest allocates N MB in one block first (a memory death in the middle of the add-card flow). |
 /// | `garbage-line` | every call first writes the line `this is not JSON {{{` on fd 4, then answers normally. |
+/// | `garbage-instead` | every call writes the line `this is not JSON {{{` on fd 4 instead of its answer, and never completes. |
 /// | `oversized-line` | every call first writes a 17 MiB line (no JSON) on fd 4, then answers normally. |
 /// | `double-complete` | every call completes twice: two responses with the same id on the wire. |
 /// | `late-complete MS` | every call sleeps MS milliseconds, then sends its real response even if the host cancelled the call meanwhile. |

@@ -86,6 +86,7 @@ struct ConformanceTests {
         Misbehaviour(mode: "allocate-on-request-mb 70", fails: ["result-shape-generateAddPaymentPassRequest", "memory-limit"],
                      passes: ["result-shape-status"]),
         Misbehaviour(mode: "garbage-line", fails: ["fd4-protocol-only"], passes: ["result-shape-status", "exactly-once"]),
+        Misbehaviour(mode: "garbage-instead", fails: ["result-shape-status", "status-cold-deadline", "fd4-protocol-only"]),
         Misbehaviour(mode: "oversized-line", fails: ["fd4-protocol-only"]),
         Misbehaviour(mode: "double-complete", fails: ["exactly-once"], passes: ["result-shape-status", "fd4-protocol-only"]),
         Misbehaviour(mode: "ignore-exit", fails: ["exits-on-exit"], passes: ["result-shape-status"]),

@@ -38,7 +38,8 @@ extension StandardChecks {
                     await runner.stop(reason: "conformance: cold \(method) timed")
                     guard case .answered(let milliseconds, _) = aftermath else {
                         return .failed("\(method) gave no answer within its \(limitText) deadline cold"
-                                       + (launchText.isEmpty ? "" : " (\(launchText))") + afterwards(aftermath))
+                                       + (launchText.isEmpty ? "" : " (\(launchText))") + wroteInstead(outcome)
+                                       + afterwards(aftermath))
                     }
                     misses.append(.late(afterAsk: milliseconds, launchMilliseconds: launch))
                 case .failed(let error):
@@ -111,7 +112,7 @@ extension StandardChecks {
                     guard case .answered(let milliseconds, _) = aftermath else {
                         await runner.stop(reason: "conformance: warm \(method) timed")
                         return .failed("warm \(method) call \(number) of \(count) gave no answer within its \(limitText) deadline"
-                                       + afterwards(aftermath))
+                                       + wroteInstead(outcome) + afterwards(aftermath))
                     }
                     samples.append(milliseconds)
                 case .failed(let error):
@@ -137,6 +138,12 @@ extension StandardChecks {
         case answered
         case missed
         case failed(ExtensionCallError)
+    }
+
+    /// ``wroteInstead(_:)`` for a failed outcome.
+    static func wroteInstead(_ outcome: CallOutcome<JSONValue>) -> String {
+        guard case .failure(let error) = outcome.result else { return "" }
+        return wroteInstead(error)
     }
 
     static func classify(_ outcome: CallOutcome<JSONValue>) -> CallEnd {

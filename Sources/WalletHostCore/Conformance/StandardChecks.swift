@@ -140,7 +140,7 @@ enum StandardChecks {
                 let aftermath = await context.aftermath(of: method, in: events, since: 0)
                 if case .answered = aftermath {} else { context.recordHung(method) }
                 verdict = .failed("\(method) gave no answer within \(patienceText(patience, method: method, context: context))"
-                                  + afterwards(aftermath))
+                                  + wroteInstead(error) + afterwards(aftermath))
             case .failure(let error):
                 verdict = .failed(failureSentence(method, error))
             }
@@ -154,6 +154,13 @@ enum StandardChecks {
         let text = HumanReadable.duration(patience)
         guard let limit = context.limit(for: method), limit > patience else { return text }
         return "\(text) (the conformance run's cap; its deadline is \(HumanReadable.duration(limit)))"
+    }
+
+    /// What the extension wrote on fd 4 instead of an answer, as the end of a sentence ("" if nothing).
+    static func wroteInstead(_ error: ExtensionCallError) -> String {
+        guard let first = error.diagnostics.protocolViolations.first else { return "" }
+        let more = error.diagnostics.protocolViolations.count - 1
+        return "; instead it wrote on fd 4: \(first)" + (more > 0 ? " (and \(HumanReadable.counted(more, "more line")))" : "")
     }
 
     /// What followed a missed deadline, as the end of a sentence.

@@ -79,16 +79,21 @@ public struct ExtensionExit: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The stderr line that best says why the process died: the last one that reads like a
-    /// crash message (`Fatal error`, `panic`, `...Error:`, an exception), else the last line.
-    /// A runtime's backtrace follows its message, so the last line alone is rarely the reason.
+    /// The stderr line that best says why the process died: the last line that reads like a
+    /// crash message, by priority (`Fatal error`, `panic`, `...Error:`, an exception, an
+    /// assertion, `Aborted`), backtrace frames aside; else the last line. A runtime's
+    /// backtrace follows its message, so the last line alone is rarely the reason.
     public var telltaleStderrLine: String? {
-        let markers = ["fatal error", "panic", "error:", "exception", "assertion", "segmentation fault", "aborted"]
-        let lines = stderrTail.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        return lines.last { line in
-            let lowered = line.lowercased()
-            return markers.contains { lowered.contains($0) }
-        } ?? lines.last
+        let lines = stderrTail.filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            // "3    libswiftCore.so    0x00007f... symbol + 221" is a frame, not a message.
+            let isFrame = trimmed.first?.isNumber == true && trimmed.contains(" 0x")
+            return !trimmed.isEmpty && !isFrame
+        }
+        for marker in ["fatal error", "panic", "error:", "exception", "assertion", "segmentation fault", "aborted"] {
+            if let line = lines.last(where: { $0.lowercased().contains(marker) }) { return line }
+        }
+        return lines.last
     }
 
     public var isMemoryDeath: Bool {
