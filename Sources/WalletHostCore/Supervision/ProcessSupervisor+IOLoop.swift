@@ -222,14 +222,10 @@ extension ProcessSupervisor {
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
                                     footprintBytes: deathFootprint, description: exit.description)))
         delegate?.supervisor(self, processExited: exit)
-        let waiters = state.withLock { state -> [CheckedContinuation<ExtensionExit?, Never>] in
-            defer {
-                state.exitWaiters.removeAll()
-                state.abandonedWaiters.removeAll()
-                // The protocol layer is done with; drop the reference so nothing keeps it alive.
-                state.delegate = nil
-            }
-            return Array(state.exitWaiters.values)
+        let waiters = state.withLock { state in
+            // The protocol layer is done with; drop the reference so nothing keeps it alive.
+            state.delegate = nil
+            return state.exitWaiters.takeAll()
         }
         for waiter in waiters { waiter.resume(returning: exit) }
         reportExit(exit)

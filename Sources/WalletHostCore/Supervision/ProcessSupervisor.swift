@@ -55,9 +55,7 @@ final class ProcessSupervisor: Sendable {
         var plannedWake: ContinuousClock.Instant?
         var memoryKillFootprint: Int?
         var lastFootprint: Int?
-        var exitWaiters: [UInt64: CheckedContinuation<ExtensionExit?, Never>] = [:]
-        var abandonedWaiters: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
+        var exitWaiters = TimedWaiters<ExtensionExit, Void>()
     }
 
     let child: ChildProcess
@@ -205,37 +203,16 @@ final class ProcessSupervisor: Sendable {
     /// Waits until the process has been reaped, at most `timeout`.
     /// - Returns: how it ended, or nil when it still runs after `timeout`.
     func exit(within timeout: Duration) async -> ExtensionExit? {
-        let id = state.withLock { state -> UInt64 in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            self.abandonExitWaiter(id)
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
+        let id = state.withLock { $0.exitWaiters.makeID() }
+        return await TimedWaiters<ExtensionExit, Void>.wait(id: id, within: timeout, begin: { continuation in
             let ready = state.withLock { state -> ExtensionExit?? in
                 if case .exited(let exit) = state.phase { return .some(exit) }
-                if state.abandonedWaiters.remove(id) != nil { return .some(nil) }
-                state.exitWaiters[id] = continuation
-                return .none
+                return state.exitWaiters.add(id, condition: (), continuation: continuation) ? .none : .some(nil)
             }
             if let ready { continuation.resume(returning: ready) }
-        }
-    }
-
-    private func abandonExitWaiter(_ id: UInt64) {
-        let waiter = state.withLock { state -> CheckedContinuation<ExtensionExit?, Never>? in
-            guard let waiter = state.exitWaiters.removeValue(forKey: id) else {
-                if case .exited = state.phase { return nil }
-                state.abandonedWaiters.insert(id)
-                return nil
-            }
-            return waiter
-        }
-        waiter?.resume(returning: nil)
+        }, abandon: { [self] id in
+            state.withLock { $0.exitWaiters.abandon(id) }?.resume(returning: nil)
+        })
     }
 
     /// The exit handler, run once by the I/O thread after the waiters resumed.
