@@ -267,6 +267,6 @@ extension RPCSession {
     /// Encodes a response to the extension's request and writes it, unless the process is gone.
     private func respond(_ encode: (WireCodec) throws -> Data) {
         guard let line = try? encode(codec) else { return }
-        state.withLock { _ in _ = supervisor.write(line) }
+        supervisor.write(line)
     }
 }

@@ -104,7 +104,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                 if deadline != nil { supervisor.wake() }
                 return .success(id)
             case .send(let id, let line):
-                if !supervisor.write(line, wakeUnlessBefore: deadline) {
+                if !supervisor.write(line, deadline: deadline) {
                     // Exited between the phase check and the write: the exit took no notice of this call.
                     _ = state.book.take(id)
                     let exit = supervisor.exit
@@ -141,7 +141,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Sends a notification (no response expected), unless the process is gone.
     func notify(method: String, params: some Encodable) {
         guard let line = try? codec.notification(method: method, params: params) else { return }
-        state.withLock { _ in _ = supervisor.write(line) }
+        supervisor.write(line)
     }
 
     /// Fails every call in flight with `error` (each with its own diagnostics).

@@ -125,12 +125,13 @@ final class ProcessSupervisor: Sendable {
     // MARK: Writing
 
     /// Writes `line` on fd 3 now, as far as the pipe takes it; the I/O thread writes the rest.
-    /// - Parameter wakeUnlessBefore: wake the I/O thread only when its planned wake comes after
-    ///   this moment (a call's deadline): a warm call due later needs no wake-up, which keeps a
-    ///   round trip to one context switch each way. Nil always wakes.
+    /// - Parameter deadline: the deadline of the call the line asks for, if any. The I/O thread
+    ///   is woken only when that deadline comes before its planned wake (or output is left to
+    ///   flush): a call due later needs no wake-up, which keeps a warm round trip to one context
+    ///   switch each way.
     /// - Returns: false when the process has exited (nothing was written).
     @discardableResult
-    func write(_ line: Data, wakeUnlessBefore deadline: ContinuousClock.Instant? = nil) -> Bool {
+    func write(_ line: Data, deadline: ContinuousClock.Instant? = nil) -> Bool {
         let (written, needsWake) = state.withLock { state -> (Bool, Bool) in
             if case .exited = state.phase { return (false, false) }
             if state.outgoing.isEmpty {
@@ -139,8 +140,8 @@ final class ProcessSupervisor: Sendable {
             } else {
                 state.outgoing.append(line)
             }
-            let late = deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? true
-            return (true, !state.outgoing.isEmpty || late)
+            let dueSooner = deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false
+            return (true, !state.outgoing.isEmpty || dueSooner)
         }
         if needsWake { wake() }
         return written
