@@ -3,6 +3,7 @@
 // reads. What the host adds is measured against these.
 import CWalletSpawn
 import Foundation
+import WalletHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -94,4 +95,22 @@ func bareSpawnToStatus(executablePath: String) -> Double {
     guard answer.contains("passEntriesAvailable") else { fatalError("unexpected status answer: \(answer)") }
     process.finish()
     return elapsed
+}
+
+/// Round trips of a one-line ping/pong between two processes pinned to one core (`across`
+/// false) or to two, measured by the echo program itself; in ms.
+func pinnedEchoTimes(pipeEcho: String, count: Int, across: Bool) throws -> [Double] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: pipeEcho)
+    process.arguments = ["--measure", String(count), across ? "across" : "same"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let times = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }.map { $0 / 1e6 }
+    guard process.terminationStatus == 0, times.count == count else {
+        throw ConfigurationError("\(pipeEcho) --measure failed (status \(process.terminationStatus))")
+    }
+    return times
 }

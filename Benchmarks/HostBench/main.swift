@@ -125,6 +125,8 @@ if options.only != "cold" {
     try await Task.sleep(for: .milliseconds(100))
     let footprintAfterHandshake = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
     var echoTimes: [Double] = []
+    var echoSameCore: [Double] = []
+    var echoAcrossCores: [Double] = []
     var warmC: [Double] = []
     var warmSDK: [Double] = []
     var failures: [String] = []
@@ -135,6 +137,8 @@ if options.only != "cold" {
             echo.roundTrip(BareLines.status)
             echoTimes.append(milliseconds(ContinuousClock.now - started))
         }
+        echoSameCore += try pinnedEchoTimes(pipeEcho: options.pipeEcho, count: options.warmRuns / rounds, across: false)
+        echoAcrossCores += try pinnedEchoTimes(pipeEcho: options.pipeEcho, count: options.warmRuns / rounds, across: true)
         for _ in 0..<(options.warmRuns / rounds) {
             let (elapsed, failure) = await timedStatus(cRunner)
             warmC.append(elapsed)
@@ -152,26 +156,33 @@ if options.only != "cold" {
     await sdkRunner.stop()
 
     // For scale: the sample issuer's warm status, which asks the host for the pass library and
-    // reads its App Group defaults on every call.
-    let sample = try descriptor(options.bundles.appendingPathComponent("SampleIssuer.app/PlugIns/WNonUIExt.appex"))
-    let sampleRunner = ExtensionRunner(descriptor: sample, configuration: configuration())
-    await sampleRunner.prewarm()
+    // reads its App Group defaults on every call (skipped when its bundle is not there).
     var sampleWarm: [Double] = []
-    for _ in 0..<min(options.warmRuns, 1000) {
-        sampleWarm.append(await timedStatus(sampleRunner).0)
+    if let sample = try? descriptor(options.bundles.appendingPathComponent("SampleIssuer.app/PlugIns/WNonUIExt.appex")) {
+        let sampleRunner = ExtensionRunner(descriptor: sample, configuration: configuration())
+        await sampleRunner.prewarm()
+        for _ in 0..<min(options.warmRuns, 1000) {
+            sampleWarm.append(await timedStatus(sampleRunner).0)
+        }
+        await sampleRunner.stop()
     }
-    await sampleRunner.stop()
 
     report("raw pipe echo, one line, two processes", echoTimes, unit: "us", scale: 1000)
+    report("raw pipe echo, pinned to one core", echoSameCore, unit: "us", scale: 1000)
+    report("raw pipe echo, pinned to two cores", echoAcrossCores, unit: "us", scale: 1000)
     report("warm status, C ext, through the host", warmC, unit: "us", scale: 1000)
     report("warm status, minimal SDK ext, through the host", warmSDK, unit: "us", scale: 1000)
-    report("warm status, sample issuer, through the host", sampleWarm, unit: "us", scale: 1000)
+    if !sampleWarm.isEmpty { report("warm status, sample issuer, through the host", sampleWarm, unit: "us", scale: 1000) }
     print("")
+    // The unpinned echo is the baseline the target names; the pinned ones show what a round
+    // trip costs when the scheduler keeps both sides on one core, and when it cannot.
     let echoMedian = median(echoTimes) * 1000
-    print(String(format: "warm C ext: host %.1f us vs raw echo %.1f us = %.2fx (target <= 1.5x)",
-                 median(warmC) * 1000, echoMedian, median(warmC) * 1000 / echoMedian))
-    print(String(format: "warm SDK ext: host %.1f us vs raw echo %.1f us = %.2fx (target <= 1.5x)",
-                 median(warmSDK) * 1000, echoMedian, median(warmSDK) * 1000 / echoMedian))
+    let acrossMedian = median(echoAcrossCores) * 1000
+    for (name, values) in [("C ext", warmC), ("SDK ext", warmSDK)] {
+        let host = median(values) * 1000
+        print(String(format: "warm %@: host %.1f us vs raw echo %.1f us = %.2fx (target <= 1.5x); vs echo across cores %.1f us = %.2fx",
+                     name, host, echoMedian, host / echoMedian, acrossMedian, host / acrossMedian))
+    }
     print("\(failures.count) of \(warmC.count + warmSDK.count) warm calls failed")
     for failure in failures.prefix(3) { print("  failed: \(failure)") }
     print(String(format: "minimal SDK extension footprint after handshake = %.2f MB, after %d calls = %.2f MB (target <= 4 MB)",
