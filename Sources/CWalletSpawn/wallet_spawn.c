@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -56,12 +55,13 @@ static int wh_child(void *argument) {
     // Default dispositions, so the extension does not inherit the host's ignored SIGPIPE, and
     // so that no host handler can run on the memory this child shares with the host. The
     // child has its own copy of the handler table (no CLONE_SIGHAND): the host's stays as it is.
-    struct sigaction default_action;
-    memset(&default_action, 0, sizeof default_action);
-    default_action.sa_handler = SIG_DFL;
-    for (int signal_number = 1; signal_number < NSIG; signal_number++) {
+    // The system call itself, because glibc's sigaction refuses its two internal signals (32,
+    // 33), which an ignoring parent would otherwise pass on through exec. An all-zero kernel
+    // sigaction is SIG_DFL with no flags and an empty mask whatever the architecture's layout.
+    const unsigned long long default_action[4] = { 0, 0, 0, 0 };
+    for (int signal_number = 1; signal_number < _NSIG; signal_number++) {
         if (signal_number == SIGKILL || signal_number == SIGSTOP) continue;
-        (void)sigaction(signal_number, &default_action, NULL);
+        (void)syscall(SYS_rt_sigaction, signal_number, default_action, NULL, (size_t)(_NSIG - 1) / 8);
     }
 
     if (config->new_process_group && setpgid(0, 0) != 0) wh_child_fail(context, wh_spawn_stage_setpgid);
