@@ -1,5 +1,11 @@
-// Benchmarks for the host's launch and call paths, run by scripts/bench. Prints medians,
-// p90s and ratios against baselines measured in the same run (this machine is shared and noisy).
+// Benchmarks for the host's launch and call paths, run by scripts/bench. Every figure is a
+// median printed beside a baseline measured in the same run and interleaved with it (this
+// machine is shared and noisy), with the ratio between the two.
+//
+// Cold: a C extension (no runtime, no handler cost) through the host against the same binary
+// spawned bare (posix_spawn, initialize, status); the minimal SDK extension through the host
+// against a bare Swift+Foundation process. Warm: a status round trip through the host, C and
+// SDK, against a raw one-line pipe echo between two processes.
 import Foundation
 import WalletHostCore
 import WalletWire
@@ -8,8 +14,14 @@ struct Options {
     var bundles = URL(fileURLWithPath: ".build/bundles")
     var bareProcess = ""
     var minimalExtension = ""
+    var cExtension = ""
+    var pipeEcho = ""
+    /// The `wallet-host` executable, for cold calls in a fresh host process; empty to skip them.
+    var commandLine = ""
     var coldRuns = 60
     var warmRuns = 3000
+    /// `cold`, `warm` or nil for both (to profile one path at a time).
+    var only: String?
 }
 
 func parseOptions() -> Options {
@@ -20,35 +32,16 @@ func parseOptions() -> Options {
         case "--bundles": options.bundles = URL(fileURLWithPath: arguments.next() ?? "")
         case "--bare": options.bareProcess = arguments.next() ?? ""
         case "--minimal": options.minimalExtension = arguments.next() ?? ""
+        case "--c-extension": options.cExtension = arguments.next() ?? ""
+        case "--pipe-echo": options.pipeEcho = arguments.next() ?? ""
+        case "--cli": options.commandLine = arguments.next() ?? ""
         case "--cold-runs": options.coldRuns = Int(arguments.next() ?? "") ?? options.coldRuns
         case "--warm-runs": options.warmRuns = Int(arguments.next() ?? "") ?? options.warmRuns
+        case "--only": options.only = arguments.next()
         default: fatalError("unknown option \(argument)")
         }
     }
     return options
-}
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
-}
-
-func report(_ name: String, _ values: [Double], unit: String = "ms", scale: Double = 1) {
-    let p50 = percentile(values, 0.5) * scale
-    let p90 = percentile(values, 0.9) * scale
-    let p99 = percentile(values, 0.99) * scale
-    print(String(format: "%-44@ p50 %9.3f %@  p90 %9.3f %@  p99 %9.3f %@  (n=%d)", name as NSString, p50, unit, p90, unit,
-                 p99, unit, values.count))
-}
-
-func descriptor(_ appex: URL) -> ExtensionDescriptor {
-    let (bundle, findings) = BundleLoader().loadExtension(at: appex)
-    guard let bundle else { fatalError("cannot load \(appex.path): \(findings)") }
-    return ExtensionDescriptor(bundle: bundle, appGroups: [:])
 }
 
 func configuration() -> HostConfiguration {
@@ -58,89 +51,138 @@ func configuration() -> HostConfiguration {
     return configuration
 }
 
-/// A bundle for the minimal SDK extension, made on the fly (it is no example issuer).
-func minimalBundle(executable: String) throws -> URL {
-    let appex = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-bench-\(getpid())/Bench.app/PlugIns/MinimalStatusExt.appex")
-    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
-    let app = appex.deletingLastPathComponent().deletingLastPathComponent()
-    let appInfo: [String: Any] = ["CFBundleIdentifier": "com.example.bench", "CFBundleExecutable": "Bench"]
-    let info: [String: Any] = [
-        "CFBundleIdentifier": "com.example.bench.status", "CFBundleExecutable": "MinimalStatusExt", "MinimumOSVersion": "14.0",
-        "NSExtension": ["NSExtensionPointIdentifier": WalletExtensionPoint.nonUI,
-                        "NSExtensionPrincipalClass": "MinimalStatusExt.MinimalStatusHandler"],
-    ]
-    try PropertyListSerialization.data(fromPropertyList: appInfo, format: .xml, options: 0).write(to: app.appendingPathComponent("Info.plist"))
-    try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: appex.appendingPathComponent("Info.plist"))
-    let target = appex.appendingPathComponent("MinimalStatusExt")
-    try? FileManager.default.removeItem(at: target)
-    try FileManager.default.copyItem(atPath: executable, toPath: target.path)
-    return appex
-}
-
-let options = parseOptions()
-let minimal = descriptor(try minimalBundle(executable: options.minimalExtension))
-let sample = descriptor(options.bundles.appendingPathComponent("SampleIssuer.app/PlugIns/WNonUIExt.appex"))
-print("wallet-host benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-
-// 1. Baseline: a bare Swift+Foundation process, spawn to first line, spawned the host's way.
-var bare: [Double] = []
-for _ in 0..<options.coldRuns {
-    bare.append(milliseconds(try ProcessProbe.spawnToFirstLine(executablePath: options.bareProcess)))
-}
-
-// 2. Cold status through the host: spawn + handshake + fresh instance + status, interleaved with
-//    the baseline's runs so both see the same machine load.
-var cold: [Double] = []
-var bareInterleaved: [Double] = []
-for _ in 0..<options.coldRuns {
-    bareInterleaved.append(milliseconds(try ProcessProbe.spawnToFirstLine(executablePath: options.bareProcess)))
-    let runner = ExtensionRunner(descriptor: minimal, configuration: configuration())
+/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
+func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
     let started = ContinuousClock.now
     let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
     let elapsed = milliseconds(ContinuousClock.now - started)
-    guard case .success = outcome.result else { fatalError("cold status failed: \(outcome.result)") }
-    cold.append(elapsed)
-    await runner.stop()
+    if case .failure(let error) = outcome.result { return (elapsed, error.message) }
+    return (elapsed, nil)
 }
 
-// 3. Warm status round trips on one process; 4. footprint after the handshake.
-let runner = ExtensionRunner(descriptor: minimal, configuration: configuration())
-await runner.prewarm()
-let pid = await runner.pid!
-try await Task.sleep(for: .milliseconds(100))
-let footprintAfterHandshake = ProcessProbe.footprintBytes(pid: pid) ?? -1
-var warm: [Double] = []
-var warmFailures: [String] = []
-for _ in 0..<options.warmRuns {
-    let started = ContinuousClock.now
-    let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-    warm.append(milliseconds(ContinuousClock.now - started))
-    if case .failure(let error) = outcome.result { warmFailures.append(error.message) }
-}
-let footprintAfterCalls = ProcessProbe.footprintBytes(pid: pid) ?? -1
-await runner.stop()
-
-// 5. For scale: the sample issuer's warm status, which asks the host for the pass library and
-//    reads its App Group defaults on every call.
-let sampleRunner = ExtensionRunner(descriptor: sample, configuration: configuration())
-await sampleRunner.prewarm()
-var sampleWarm: [Double] = []
-for _ in 0..<min(options.warmRuns, 1000) {
-    let started = ContinuousClock.now
-    _ = await sampleRunner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-    sampleWarm.append(milliseconds(ContinuousClock.now - started))
-}
-await sampleRunner.stop()
-
+let options = parseOptions()
+let minimal = try benchExtension(executable: options.minimalExtension, name: "MinimalStatusExt",
+                                 principalClass: "MinimalStatusExt.MinimalStatusHandler")
+let cStatus = try benchExtension(executable: options.cExtension, name: "CStatusExt", principalClass: "CStatusExt.Handler")
+defer { removeBenchBundles() }
+print("wallet-host benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 print("")
-report("bare Swift+Foundation spawn to first line", bare + bareInterleaved)
-report("cold status through the host", cold)
-report("warm status round trip (minimal SDK ext)", warm, unit: "us", scale: 1000)
-report("warm status round trip (sample issuer)", sampleWarm, unit: "us", scale: 1000)
-let ratio = percentile(cold, 0.5) / percentile(bare + bareInterleaved, 0.5)
-print(String(format: "cold status p50 / bare spawn p50 = %.2fx (target <= 1.5x)", ratio))
-print(String(format: "warm status p50 = %.1f us (target <= 100 us); %d of %d warm calls failed", percentile(warm, 0.5) * 1000,
-             warmFailures.count, warm.count))
-for failure in warmFailures.prefix(3) { print("  failed: \(failure)") }
-print(String(format: "minimal SDK extension footprint after handshake = %.2f MB, after %d calls = %.2f MB (target <= 4 MB)",
-             Double(footprintAfterHandshake) / 1_048_576, options.warmRuns, Double(footprintAfterCalls) / 1_048_576))
+
+if options.only != "warm" {
+    // Cold: every host launch is interleaved with its baseline so both see the same load.
+    var bareC: [Double] = []
+    var coldC: [Double] = []
+    var bareSwift: [Double] = []
+    var coldSDK: [Double] = []
+    // A fresh host process pays its first-use costs on the call (thread start, first event
+    // written, first encoder use): what `wallet-host call` users see. Its own totalMs is read.
+    var freshHostC: [Double] = []
+    for run in 0..<options.coldRuns {
+        if !options.commandLine.isEmpty, run < 30 {
+            freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
+        }
+        bareC.append(bareSpawnToStatus(executablePath: cStatus.executablePath))
+        let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
+        let (cElapsed, cFailure) = await timedStatus(cRunner)
+        if let cFailure { fatalError("cold status of the C extension failed: \(cFailure)") }
+        coldC.append(cElapsed)
+        await cRunner.stop()
+
+        bareSwift.append(milliseconds(try ProcessProbe.spawnToFirstLine(executablePath: options.bareProcess)))
+        let sdkRunner = ExtensionRunner(descriptor: minimal, configuration: configuration())
+        let (sdkElapsed, sdkFailure) = await timedStatus(sdkRunner)
+        if let sdkFailure { fatalError("cold status of the SDK extension failed: \(sdkFailure)") }
+        coldSDK.append(sdkElapsed)
+        await sdkRunner.stop()
+    }
+    report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
+    report("cold status, C ext, through the host", coldC)
+    if !freshHostC.isEmpty { report("cold status, C ext, fresh `wallet-host call`", freshHostC) }
+    report("bare Swift+Foundation spawn to first line", bareSwift)
+    report("cold status, minimal SDK ext, through the host", coldSDK)
+    print("")
+    print(String(format: "cold C ext: host %.3f ms vs bare %.3f ms = %.2fx; the host adds %.3f ms (target <= 1 ms)",
+                 median(coldC), median(bareC), median(coldC) / median(bareC), median(coldC) - median(bareC)))
+    if !freshHostC.isEmpty {
+        print(String(format: "cold C ext, fresh `wallet-host call`: %.3f ms vs bare %.3f ms = %.2fx; the host adds %.3f ms (target <= 1 ms)",
+                     median(freshHostC), median(bareC), median(freshHostC) / median(bareC), median(freshHostC) - median(bareC)))
+    }
+    print(String(format: "cold SDK ext: host %.3f ms vs bare Swift spawn %.3f ms = %.2fx (target <= 1.5x)",
+                 median(coldSDK), median(bareSwift), median(coldSDK) / median(bareSwift)))
+    print("")
+}
+
+if options.only != "cold" {
+    // Warm: rounds of raw echo, C ext and SDK ext in turn, so a burst of load hits all three.
+    let echo = BareProcess(executablePath: options.pipeEcho, environment: [:])
+    let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
+    let sdkRunner = ExtensionRunner(descriptor: minimal, configuration: configuration())
+    await cRunner.prewarm()
+    await sdkRunner.prewarm()
+    let sdkPid = await sdkRunner.pid!
+    try await Task.sleep(for: .milliseconds(100))
+    let footprintAfterHandshake = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
+    var echoTimes: [Double] = []
+    var echoSameCore: [Double] = []
+    var echoAcrossCores: [Double] = []
+    var warmC: [Double] = []
+    var warmSDK: [Double] = []
+    var failures: [String] = []
+    let rounds = 10
+    for _ in 0..<rounds {
+        for _ in 0..<(options.warmRuns / rounds) {
+            let started = ContinuousClock.now
+            echo.roundTrip(BareLines.status)
+            echoTimes.append(milliseconds(ContinuousClock.now - started))
+        }
+        echoSameCore += try pinnedEchoTimes(pipeEcho: options.pipeEcho, count: options.warmRuns / rounds, across: false)
+        echoAcrossCores += try pinnedEchoTimes(pipeEcho: options.pipeEcho, count: options.warmRuns / rounds, across: true)
+        for _ in 0..<(options.warmRuns / rounds) {
+            let (elapsed, failure) = await timedStatus(cRunner)
+            warmC.append(elapsed)
+            if let failure { failures.append("C: \(failure)") }
+        }
+        for _ in 0..<(options.warmRuns / rounds) {
+            let (elapsed, failure) = await timedStatus(sdkRunner)
+            warmSDK.append(elapsed)
+            if let failure { failures.append("SDK: \(failure)") }
+        }
+    }
+    let footprintAfterCalls = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
+    echo.finish()
+    await cRunner.stop()
+    await sdkRunner.stop()
+
+    // For scale: the sample issuer's warm status, which asks the host for the pass library and
+    // reads its App Group defaults on every call (skipped when its bundle is not there).
+    var sampleWarm: [Double] = []
+    if let sample = try? descriptor(options.bundles.appendingPathComponent("SampleIssuer.app/PlugIns/WNonUIExt.appex")) {
+        let sampleRunner = ExtensionRunner(descriptor: sample, configuration: configuration())
+        await sampleRunner.prewarm()
+        for _ in 0..<min(options.warmRuns, 1000) {
+            sampleWarm.append(await timedStatus(sampleRunner).0)
+        }
+        await sampleRunner.stop()
+    }
+
+    report("raw pipe echo, one line, two processes", echoTimes, unit: "us", scale: 1000)
+    report("raw pipe echo, pinned to one core", echoSameCore, unit: "us", scale: 1000)
+    report("raw pipe echo, pinned to two cores", echoAcrossCores, unit: "us", scale: 1000)
+    report("warm status, C ext, through the host", warmC, unit: "us", scale: 1000)
+    report("warm status, minimal SDK ext, through the host", warmSDK, unit: "us", scale: 1000)
+    if !sampleWarm.isEmpty { report("warm status, sample issuer, through the host", sampleWarm, unit: "us", scale: 1000) }
+    print("")
+    // The unpinned echo is the baseline the target names; the pinned ones show what a round
+    // trip costs when the scheduler keeps both sides on one core, and when it cannot.
+    let echoMedian = median(echoTimes) * 1000
+    let acrossMedian = median(echoAcrossCores) * 1000
+    for (name, values) in [("C ext", warmC), ("SDK ext", warmSDK)] {
+        let host = median(values) * 1000
+        print(String(format: "warm %@: host %.1f us vs raw echo %.1f us = %.2fx (target <= 1.5x); vs echo across cores %.1f us = %.2fx",
+                     name, host, echoMedian, host / echoMedian, acrossMedian, host / acrossMedian))
+    }
+    print("\(failures.count) of \(warmC.count + warmSDK.count) warm calls failed")
+    for failure in failures.prefix(3) { print("  failed: \(failure)") }
+    print(String(format: "minimal SDK extension footprint after handshake = %.2f MB, after %d calls = %.2f MB (target <= 4 MB)",
+                 Double(footprintAfterHandshake) / 1_048_576, warmSDK.count, Double(footprintAfterCalls) / 1_048_576))
+}

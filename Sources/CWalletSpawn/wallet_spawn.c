@@ -3,8 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
-#include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -14,17 +15,27 @@
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
 
+/// The child's stack: it only makes system calls before exec, so a little is plenty.
+enum { wallet_child_stack_bytes = 64 * 1024 };
+
+/// What the parent and the child share. The child runs in the parent's memory (CLONE_VM) while
+/// the spawning thread is suspended (CLONE_VFORK), so a failure is reported by writing here
+/// before `_exit`: the spawning thread reads it once it resumes, after the exec or the exit.
 typedef struct {
-    int stage;
-    int error;
-} wh_child_failure;
+    const wh_spawn_config *config;
+    pid_t parent;
+    volatile int failure_stage;
+    volatile int failure_errno;
+} wallet_spawn_child_context;
 
-/// Writes the failure to the errno pipe and exits. Async-signal-safe.
-static void wh_child_fail(int report_fd, int stage) {
-    wh_child_failure failure = { stage, errno };
-    ssize_t ignored = write(report_fd, &failure, sizeof failure);
-    (void)ignored;
+/// Records where the child failed and exits. Async-signal-safe.
+static _Noreturn void wh_child_fail(wallet_spawn_child_context *context, int stage) {
+    context->failure_errno = errno;
+    context->failure_stage = stage;
     _exit(127);
 }
 
@@ -34,25 +45,33 @@ static int wh_set_limit(int resource, long long value) {
     return setrlimit(resource, &limit);
 }
 
-/// Runs in the child between fork and exec: async-signal-safe calls only.
-static void wh_child(const wh_spawn_config *config, int report_fd, pid_t parent) {
-    // Default dispositions, so the extension does not inherit the host's ignored SIGPIPE etc.
-    struct sigaction default_action;
-    memset(&default_action, 0, sizeof default_action);
-    default_action.sa_handler = SIG_DFL;
-    for (int signal_number = 1; signal_number < NSIG; signal_number++) {
+/// Runs in the child between clone and exec, in the parent's memory on its own stack:
+/// async-signal-safe system calls only, and no writes to memory but `context` and this stack.
+/// Every signal is blocked on entry (the parent blocked them before clone).
+static int wh_child(void *argument) {
+    wallet_spawn_child_context *context = argument;
+    const wh_spawn_config *config = context->config;
+
+    // Default dispositions, so the extension does not inherit the host's ignored SIGPIPE, and
+    // so that no host handler can run on the memory this child shares with the host. The
+    // child has its own copy of the handler table (no CLONE_SIGHAND): the host's stays as it is.
+    // The system call itself, because glibc's sigaction refuses its two internal signals (32,
+    // 33), which an ignoring parent would otherwise pass on through exec. An all-zero kernel
+    // sigaction is SIG_DFL with no flags and an empty mask whatever the architecture's layout.
+    const unsigned long long default_action[4] = { 0, 0, 0, 0 };
+    for (int signal_number = 1; signal_number < _NSIG; signal_number++) {
         if (signal_number == SIGKILL || signal_number == SIGSTOP) continue;
-        (void)sigaction(signal_number, &default_action, NULL);
+        (void)syscall(SYS_rt_sigaction, signal_number, default_action, NULL, (size_t)(_NSIG - 1) / 8);
     }
 
-    if (config->new_process_group && setpgid(0, 0) != 0) wh_child_fail(report_fd, wh_spawn_stage_setpgid);
+    if (config->new_process_group && setpgid(0, 0) != 0) wh_child_fail(context, wh_spawn_stage_setpgid);
 
     if (config->death_signal) {
-        if (prctl(PR_SET_PDEATHSIG, config->death_signal) != 0) wh_child_fail(report_fd, wh_spawn_stage_pdeathsig);
+        if (prctl(PR_SET_PDEATHSIG, config->death_signal) != 0) wh_child_fail(context, wh_spawn_stage_pdeathsig);
         // The parent may have died before prctl took effect: then nobody would ever signal us.
-        if (getppid() != parent) {
+        if (getppid() != context->parent) {
             errno = ESRCH;
-            wh_child_fail(report_fd, wh_spawn_stage_parent_gone);
+            wh_child_fail(context, wh_spawn_stage_parent_gone);
         }
     }
 
@@ -61,33 +80,31 @@ static void wh_child(const wh_spawn_config *config, int report_fd, pid_t parent)
         wh_set_limit(RLIMIT_CORE, config->rlimit_core) != 0 ||
         wh_set_limit(RLIMIT_NOFILE, config->rlimit_nofile) != 0 ||
         wh_set_limit(RLIMIT_NPROC, config->rlimit_nproc) != 0) {
-        wh_child_fail(report_fd, wh_spawn_stage_rlimit);
+        wh_child_fail(context, wh_spawn_stage_rlimit);
     }
 
     // Lift every source above the target range first, so that a source that happens to be
-    // 0-4 is not overwritten by an earlier dup2.
+    // 0-4 is not overwritten by an earlier dup2. The child has its own descriptor table
+    // (no CLONE_FILES): none of this touches the host's.
     int sources[5] = { config->stdin_fd, config->stdout_fd, config->stderr_fd, config->rpc_in_fd, config->rpc_out_fd };
     int lifted[5];
     for (int index = 0; index < 5; index++) {
         lifted[index] = fcntl(sources[index], F_DUPFD_CLOEXEC, 10);
-        if (lifted[index] < 0) wh_child_fail(report_fd, wh_spawn_stage_dup);
+        if (lifted[index] < 0) wh_child_fail(context, wh_spawn_stage_dup);
     }
     for (int index = 0; index < 5; index++) {
         // dup2 clears FD_CLOEXEC on the target, so these five survive exec.
-        if (dup2(lifted[index], index) < 0) wh_child_fail(report_fd, wh_spawn_stage_dup);
+        if (dup2(lifted[index], index) < 0) wh_child_fail(context, wh_spawn_stage_dup);
     }
-    // Everything else closes at exec. The report pipe is close-on-exec too, which is how the
-    // parent learns that exec worked (it reads EOF).
+    // Everything else closes at exec.
     if (syscall(SYS_close_range, 5U, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
         long maximum = sysconf(_SC_OPEN_MAX);
         if (maximum < 0 || maximum > 65536) maximum = 65536;
-        for (int fd = 5; fd < maximum; fd++) {
-            if (fd != report_fd) (void)close(fd);
-        }
+        for (int fd = 5; fd < maximum; fd++) (void)syscall(SYS_close, fd);
     }
 
     if (config->working_directory != NULL && chdir(config->working_directory) != 0) {
-        wh_child_fail(report_fd, wh_spawn_stage_chdir);
+        wh_child_fail(context, wh_spawn_stage_chdir);
     }
 
     sigset_t empty;
@@ -95,60 +112,63 @@ static void wh_child(const wh_spawn_config *config, int report_fd, pid_t parent)
     (void)sigprocmask(SIG_SETMASK, &empty, NULL);
 
     execve(config->path, (char *const *)config->argv, (char *const *)config->envp);
-    wh_child_fail(report_fd, wh_spawn_stage_exec);
+    wh_child_fail(context, wh_spawn_stage_exec);
 }
 
-int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_errno, int *out_stage) {
+int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int *out_errno, int *out_stage) {
     *out_pid = -1;
+    *out_pidfd = -1;
     *out_errno = 0;
     *out_stage = wh_spawn_stage_none;
 
-    int report[2];
-    if (pipe2(report, O_CLOEXEC) != 0) {
+    // CLONE_VM | CLONE_VFORK, as posix_spawn does: the child borrows the host's memory until
+    // it execs, so nothing of a large, many-threaded host is copied (fork copied its page
+    // tables and then took copy-on-write faults for every page either side touched).
+    void *stack = mmap(NULL, wallet_child_stack_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) {
         *out_errno = errno;
-        *out_stage = wh_spawn_stage_pipe;
+        *out_stage = wh_spawn_stage_fork;
         return -1;
     }
+    wallet_spawn_child_context context = { config, getpid(), wh_spawn_stage_none, 0 };
 
-    // Block every signal across fork so that no host signal handler runs in the child
+    // Block every signal across clone so that no host signal handler runs in the child
     // before it resets dispositions.
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
 
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(report[0]);
-        wh_child(config, report[1], parent);
-        _exit(127);
+    // The pidfd comes from clone itself (CLONE_PIDFD, close-on-exec), so it always names
+    // this child, never a recycled pid. Kernels before 5.2 refuse the flag: then no pidfd.
+    int pidfd = -1;
+    char *stack_top = (char *)stack + wallet_child_stack_bytes;
+    int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+    pid_t pid = clone(wh_child, stack_top, flags | CLONE_PIDFD, &context, &pidfd);
+    if (pid < 0 && errno == EINVAL) {
+        pidfd = -1;
+        pid = clone(wh_child, stack_top, flags, &context);
     }
-    int fork_errno = errno;
+    int clone_errno = errno;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    close(report[1]);
+    munmap(stack, wallet_child_stack_bytes);
 
     if (pid < 0) {
-        close(report[0]);
-        *out_errno = fork_errno;
+        *out_errno = clone_errno;
         *out_stage = wh_spawn_stage_fork;
         return -1;
     }
-
-    wh_child_failure failure;
-    ssize_t got;
-    do {
-        got = read(report[0], &failure, sizeof failure);
-    } while (got < 0 && errno == EINTR);
-    close(report[0]);
-
-    if (got == (ssize_t)sizeof failure) {
+    // Here the child has either exec'd or exited: CLONE_VFORK suspended this thread until then.
+    if (context.failure_stage != wh_spawn_stage_none) {
         int status;
         (void)wh_waitpid(pid, &status, 0);
-        *out_errno = failure.error;
-        *out_stage = failure.stage;
+        if (pidfd >= 0) close(pidfd);
+        *out_errno = context.failure_errno;
+        *out_stage = context.failure_stage;
         return -1;
     }
     *out_pid = pid;
+    *out_pidfd = pidfd;
     return 0;
 }
 

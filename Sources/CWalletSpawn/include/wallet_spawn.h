@@ -8,7 +8,9 @@
 /// Where a failed spawn stopped, reported with the errno.
 typedef enum {
     wh_spawn_stage_none = 0,
+    /// No longer reported: the child reports failures through memory it shares with the parent.
     wh_spawn_stage_pipe = 1,
+    /// clone, or the child's stack, failed.
     wh_spawn_stage_fork = 2,
     wh_spawn_stage_setpgid = 3,
     wh_spawn_stage_pdeathsig = 4,
@@ -43,10 +45,12 @@ typedef struct {
     int death_signal;
 } wh_spawn_config;
 
-/// Forks and execs per `config`. Between fork and exec only async-signal-safe calls run.
-/// Returns 0 and sets `*out_pid` when exec succeeded; returns -1 and sets `*out_errno` and
-/// `*out_stage` when anything failed (the failed child has been reaped already).
-int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_errno, int *out_stage);
+/// Starts a child per `config` (clone with CLONE_VM | CLONE_VFORK, then exec). Between clone
+/// and exec only async-signal-safe calls run. The calling thread is the child's parent for
+/// `death_signal`: it must outlive the child. Returns 0 and sets `*out_pid` and `*out_pidfd`
+/// (close-on-exec; -1 on kernels without CLONE_PIDFD) when exec succeeded; returns -1 and sets
+/// `*out_errno` and `*out_stage` when anything failed (the failed child has been reaped already).
+int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int *out_errno, int *out_stage);
 
 /// `pidfd_open(2)`: a descriptor that becomes readable when `pid` exits. -1 with errno on failure.
 int wh_pidfd_open(pid_t pid);

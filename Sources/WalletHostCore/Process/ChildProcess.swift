@@ -34,19 +34,21 @@ final class ChildProcess: Sendable {
 
     /// Starts the process. Runs the fork on the long-lived spawn thread (see ``SpawnThread``).
     static func spawn(_ configuration: SpawnConfiguration) throws -> ChildProcess {
+        // The first spawn starts the spawn thread; it gets going while the pipes are made.
+        let spawner = SpawnThread.shared
         let requests = try SystemCall.pipe(nonBlockingWrite: true)
         let responses = try SystemCall.pipe(nonBlockingRead: true)
         let stdout = try SystemCall.pipe(nonBlockingRead: true)
         let stderr = try SystemCall.pipe(nonBlockingRead: true)
-        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        let childEnds = [requests.read, responses.write, stdout.write, stderr.write, devNull]
+        let childEnds = [requests.read, responses.write, stdout.write, stderr.write]
         defer { childEnds.forEach(SystemCall.close) }
+        let devNull = NullDevice.descriptor
         let parentEnds = [requests.write, responses.read, stdout.read, stderr.read]
         // Room for large pass-entry payloads without blocking either side.
         _ = wh_set_pipe_size(requests.write, 1 << 20)
         _ = wh_set_pipe_size(responses.write, 1 << 20)
 
-        let outcome = SpawnThread.shared.run {
+        let outcome = spawner.run {
             Self.forkAndExec(configuration, stdin: devNull, stdout: stdout.write, stderr: stderr.write,
                              rpcIn: requests.read, rpcOut: responses.write)
         }
@@ -54,16 +56,20 @@ final class ChildProcess: Sendable {
         case .failure(let error):
             parentEnds.forEach(SystemCall.close)
             throw error
-        case .success(let pid):
-            let pidfd = wh_pidfd_open(pid)
-            if pidfd >= 0 { _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC) }
+        case .success(let (pid, cloneDescriptor)):
+            var pidfd = cloneDescriptor
+            if pidfd < 0 {
+                // A kernel without CLONE_PIDFD (before 5.2) may still have pidfd_open (5.3), or neither.
+                pidfd = wh_pidfd_open(pid)
+                if pidfd >= 0 { _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC) }
+            }
             return ChildProcess(pid: pid, exitDescriptor: pidfd, requestWriter: requests.write,
                                 responseReader: responses.read, stdoutReader: stdout.read, stderrReader: stderr.read)
         }
     }
 
     private static func forkAndExec(_ configuration: SpawnConfiguration, stdin: Int32, stdout: Int32, stderr: Int32,
-                                    rpcIn: Int32, rpcOut: Int32) -> Result<pid_t, SpawnError> {
+                                    rpcIn: Int32, rpcOut: Int32) -> Result<(pid: pid_t, pidfd: Int32), SpawnError> {
         let argumentStrings = [configuration.executablePath] + configuration.arguments
         let environmentStrings = configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var argv: [UnsafeMutablePointer<CChar>?] = argumentStrings.map { strdup($0) } + [nil]
@@ -73,6 +79,7 @@ final class ChildProcess: Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = -1
+        var pidfd: Int32 = -1
         var error: Int32 = 0
         var stage: Int32 = 0
         let limits = configuration.limits
@@ -94,19 +101,19 @@ final class ChildProcess: Sendable {
                             rlimit_nproc: Int64(limits.processes ?? -1),
                             new_process_group: 1,
                             death_signal: SIGKILL)
-                        return wh_spawn(&spawnConfig, &pid, &error, &stage)
+                        return wh_spawn(&spawnConfig, &pid, &pidfd, &error, &stage)
                     }
                 }
             }
         }
-        if result == 0 { return .success(pid) }
+        if result == 0 { return .success((pid, pidfd)) }
         return .failure(SpawnError(executablePath: configuration.executablePath, errno: error, stage: Self.stageName(stage)))
     }
 
     private static func stageName(_ stage: Int32) -> String {
         switch stage {
         case 1: return "pipe"
-        case 2: return "fork"
+        case 2: return "clone"
         case 3: return "setpgid"
         case 4: return "prctl(PR_SET_PDEATHSIG)"
         case 5: return "parent check"
@@ -136,5 +143,19 @@ final class ChildProcess: Sendable {
     func closeDescriptors() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         [requestWriter, responseReader, stdoutReader, stderrReader, exitDescriptor].forEach(SystemCall.close)
+    }
+}
+
+/// `/dev/null` for every child's stdin: opened once, read-only and close-on-exec, and kept for
+/// the life of the host, instead of one open per launch. An open that failed (out of
+/// descriptors) is tried again on the next launch.
+enum NullDevice {
+    private static let opened = Mutex<Int32>(-1)
+
+    static var descriptor: Int32 {
+        opened.withLock { descriptor in
+            if descriptor < 0 { descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+            return descriptor
+        }
     }
 }

@@ -1,0 +1,61 @@
+// Bundles for the benchmark-only extensions, made on the fly in a temporary directory (they
+// are not example issuers, so Plists/ has none).
+import Foundation
+import WalletHostCore
+import WalletWire
+
+/// The `.app` that holds the benchmark extensions; removed by ``removeBenchBundles()``.
+let benchApp = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-bench-\(getpid())/Bench.app")
+
+/// Writes `Bench.app/PlugIns/<name>.appex` around a copy of `executable` and loads it.
+/// - Parameters:
+///   - name: the executable's and the bundle's name.
+///   - principalClass: `NSExtensionPrincipalClass` (the SDK resolves it; a C extension ignores it).
+func benchExtension(executable: String, name: String, principalClass: String) throws -> ExtensionDescriptor {
+    let appex = benchApp.appendingPathComponent("PlugIns/\(name).appex")
+    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
+    let appInfo: [String: Any] = ["CFBundleIdentifier": "com.example.bench", "CFBundleExecutable": "Bench"]
+    let info: [String: Any] = [
+        "CFBundleIdentifier": "com.example.bench.\(name)", "CFBundleExecutable": name, "MinimumOSVersion": "14.0",
+        "NSExtension": ["NSExtensionPointIdentifier": WalletExtensionPoint.nonUI,
+                        "NSExtensionPrincipalClass": principalClass],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: appInfo, format: .xml, options: 0)
+        .write(to: benchApp.appendingPathComponent("Info.plist"))
+    try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+        .write(to: appex.appendingPathComponent("Info.plist"))
+    let target = appex.appendingPathComponent(name)
+    try? FileManager.default.removeItem(at: target)
+    try FileManager.default.copyItem(atPath: executable, toPath: target.path)
+    return try descriptor(appex)
+}
+
+/// Loads an extension bundle as the host does.
+func descriptor(_ appex: URL) throws -> ExtensionDescriptor {
+    let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+    guard let bundle else { throw ConfigurationError("cannot load \(appex.path): \(findings)") }
+    return ExtensionDescriptor(bundle: bundle, appGroups: [:])
+}
+
+func removeBenchBundles() {
+    try? FileManager.default.removeItem(at: benchApp.deletingLastPathComponent())
+}
+
+/// Runs `wallet-host call APPEX status --json` on a fresh state directory and returns the
+/// `totalMs` it reports (ask to answer, measured inside that process).
+func freshHostTotalMilliseconds(commandLine: String, appex: String) throws -> Double {
+    let state = benchApp.deletingLastPathComponent().appendingPathComponent("state")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: commandLine)
+    process.arguments = ["call", appex, "status", "--state", state.path, "--json"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let total = report["totalMs"] as? Double, report["result"] != nil else {
+        throw ConfigurationError("wallet-host call failed: \(String(decoding: data, as: UTF8.self))")
+    }
+    return total
+}
