@@ -25,9 +25,11 @@ struct ChildProcessTests {
             read -r stat < /proc/$$/stat; echo "stat $stat"
             echo "pid $$"
             echo "cwd $(pwd)"
-            grep -E '^(SigIgn|SigBlk)' /proc/$$/status
+            while read -r key value; do case $key in SigIgn:|SigBlk:) echo "$key $value";; esac; done < /proc/$$/status
             grep -E '^Max (data size|stack size|core file size|open files|processes) ' /proc/$$/limits
             """
+        // The signal masks are read with the shell's own `read`: while it waits for a command it
+        // starts (grep), dash blocks every signal, and /proc would show that mask instead.
         let run = try ProcessRun.run(shell(script, workingDirectory: "/tmp"), timeout: .seconds(10))
         #expect(run.status == .exited(0), "stderr: \(run.stderrLines)")
         let lines = run.stdoutLines

@@ -18,7 +18,7 @@ public final class EventLogFile: HostEventSink {
         eventsURL = directory.appendingPathComponent("events.jsonl")
         events = try Self.openForAppending(eventsURL)
         encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = UTCTimestamp.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
@@ -38,7 +38,7 @@ public final class EventLogFile: HostEventSink {
     }
 
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
-        let stamp = Date().formatted(.iso8601)
+        let stamp = UTCTimestamp.string(from: Date())
         let text = Data("\(stamp) [pid \(pid) \(stream)] \(line)\n".utf8)
         state.withLock { handles in
             if handles[bundleIdentifier] == nil {

@@ -132,11 +132,18 @@ extension RPCSession {
     }
 
     /// Resumes a call's waiter with its outcome, after one last footprint sample (so even a
-    /// call shorter than the sampling interval has a peak) and its `result` or `error` event.
+    /// call shorter than the sampling interval has a peak), then records its `result` or
+    /// `error` event: the caller does not wait for the log.
     private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>,
                         wireError: RPCErrorObject?) {
         let now = ContinuousClock.now
         let peak = [call.peakFootprintBytes, supervisor.sampleFootprintNow()].compactMap { $0 }.max()
+        if call.waiter.opensGate, case .success(let line) = outcome,
+           let initialize = try? codec.result(InitializeResult.self, from: line),
+           initialize.protocolVersion == WireProtocol.version {
+            openGate(implemented: initialize.methods)
+        }
+        call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
         let elapsed = (now - call.askedAt).milliseconds
         if let wireError {
             record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.description, milliseconds: elapsed,
@@ -148,7 +155,6 @@ extension RPCSession {
             record(.result(HostEvent.Completion(method: call.method, requestID: id.description, milliseconds: elapsed,
                                                 footprintBytes: peak)))
         }
-        call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
     }
 
     /// fd 4 ended. Usually the first sign of an exit (the pidfd follows within milliseconds and

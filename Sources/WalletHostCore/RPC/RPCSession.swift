@@ -20,7 +20,17 @@ struct CallReply: Sendable {
 /// delegate. When the extension is beyond use (hung, too many violations, fd 4 closed) the
 /// session says so through `onBroken`; stopping the process is the connection's job.
 final class RPCSession: ProcessSupervisorDelegate {
-    typealias Waiter = CheckedContinuation<CallReply, Never>
+    /// Whoever waits for a call: its continuation, and whether its answer opens the gate.
+    struct Waiter {
+        let continuation: CheckedContinuation<CallReply, Never>
+        /// The `initialize` call: a usable answer opens the gate on the I/O thread, so calls
+        /// queued behind the handshake are written before its caller even resumes.
+        let opensGate: Bool
+
+        func resume(returning reply: CallReply) {
+            continuation.resume(returning: reply)
+        }
+    }
 
     /// Fixed facts and rules of the session.
     struct Context: Sendable {
@@ -66,8 +76,9 @@ final class RPCSession: ProcessSupervisorDelegate {
     func call(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
               deadline: ContinuousClock.Instant?, gated: Bool = true) async -> CallReply {
         await withCheckedContinuation { continuation in
+            let waiter = Waiter(continuation: continuation, opensGate: method == WireMethod.initialize)
             if let failure = admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated,
-                                   waiter: continuation) {
+                                   waiter: waiter) {
                 continuation.resume(returning: CallReply(outcome: .failure(failure), finishedAt: .now))
             }
         }
