@@ -88,7 +88,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
         let stderrMark = supervisor.stderrMark
-        let result = state.withLock { state -> Result<RequestID, ExtensionCallError> in
+        let result = state.withLock { state -> Result<Void, ExtensionCallError> in
             switch supervisor.phase {
             case .exited(let exit):
                 return .failure(Self.terminationError(exit, method: method, diagnostics: CallDiagnostics(termination: exit.status)))
@@ -112,27 +112,29 @@ final class RPCSession: ProcessSupervisorDelegate {
             case .notImplemented:
                 return .failure(Self.notImplemented(method, executable: context.executableName))
             case .queued(let id):
+                record(.call(HostEvent.Request(method: method, requestID: id.description)))
                 if deadline != nil { supervisor.wake() }
-                return .success(id)
+                return .success(())
             case .send(let id, let line):
+                // Before the write, so that the log never shows a result before its call.
+                record(.call(HostEvent.Request(method: method, requestID: id.description)))
                 if !supervisor.write(line, deadline: deadline) {
                     // Exited between the phase check and the write: the exit took no notice of this call.
                     _ = state.book.take(id)
-                    let exit = supervisor.exit
-                    return .failure(exit.map { Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status)) }
-                                    ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
-                                                          message: "\(processName) ended before \(method) could be sent"))
+                    let error = supervisor.exit.map {
+                        Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
+                    } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
+                                            message: "\(processName) ended before \(method) could be sent")
+                    record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.description,
+                                                            milliseconds: (.now - askedAt).milliseconds, footprintBytes: nil,
+                                                            code: error.code, reason: error.message)))
+                    return .failure(error)
                 }
-                return .success(id)
+                return .success(())
             }
         }
-        switch result {
-        case .failure(let error):
-            return error
-        case .success(let id):
-            record(.call(HostEvent.Request(method: method, requestID: id.description)))
-            return nil
-        }
+        if case .failure(let error) = result { return error }
+        return nil
     }
 
     /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did
