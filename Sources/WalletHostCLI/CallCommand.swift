@@ -20,8 +20,9 @@ struct CallCommand {
         options: [.valued("params", "JSON", help: "The call's params, a JSON object (default {})."),
                   CommonOptions.state,
                   CommonOptions.json.withHelp("""
-                      Print one object: result (or error with code, kind and message), launchMs, callMs, \
-                      totalMs, peakFootprintBytes, pid.
+                      Print one object: result (or error with code, kind and message, and diagnostics: \
+                      what else the host saw during the call), launchMs, callMs, totalMs, \
+                      peakFootprintBytes, pid.
                       """)],
         takesHostOptions: true)
 
