@@ -55,6 +55,12 @@ final class ExtensionRuntime: Sendable {
 
     /// Handles one line from fd 3 (without its newline).
     func receive(line: Data) {
+        // The host writes plain lines (`{"id":7,"jsonrpc":"2.0","method":"status","params":{}}`);
+        // reading them by hand spares a JSONDecoder pass, a third of a warm call's own cost.
+        if let plain = WireCodec().decodePlain(line) {
+            receive(plain.message, hasEmptyParams: plain.hasEmptyParams)
+            return
+        }
         let message: WireMessage
         do {
             message = try decoder.withLock { codec throws(WireDecodingError) in try codec.decode(line) }
@@ -63,9 +69,15 @@ final class ExtensionRuntime: Sendable {
             writer.sendError(id: error.id, RPCErrorObject(code: error.code, message: error.reason))
             return
         }
+        receive(message, hasEmptyParams: false)
+    }
+
+    /// Handles one classified message; `hasEmptyParams` is true only when its `params` are
+    /// known to be absent, `null` or `{}`.
+    private func receive(_ message: WireMessage, hasEmptyParams: Bool) {
         switch message {
         case .request(let id, let method, let line):
-            receiveRequest(id: id, method: method, line: line)
+            receiveRequest(id: id, method: method, line: line, hasEmptyParams: hasEmptyParams)
         case .notification(let method, let line):
             receiveNotification(method: method, line: line)
         case .response(let id, let line):
@@ -99,7 +111,7 @@ final class ExtensionRuntime: Sendable {
 
     // MARK: Requests
 
-    private func receiveRequest(id: RequestID, method: String, line: Data) {
+    private func receiveRequest(id: RequestID, method: String, line: Data, hasEmptyParams: Bool) {
         if method == WireMethods.initialize.name {
             initialize(id: id, line: line)
             return
@@ -132,7 +144,7 @@ final class ExtensionRuntime: Sendable {
         }
         let work: @Sendable (RequestResponder) -> Void
         do {
-            work = try route.work(for: line)
+            work = try route.work(for: line, hasEmptyParams: hasEmptyParams)
         } catch {
             writer.sendError(id: id, RPCErrorObject(code: error.code, message: "\(method): \(error.reason)"))
             return

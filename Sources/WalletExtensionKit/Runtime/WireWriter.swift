@@ -49,7 +49,8 @@ struct FileDescriptorOutput: WireOutput {
 /// Encodes JSON-RPC messages and writes them as whole lines, one writer at a time.
 final class WireWriter: Sendable {
     private let output: any WireOutput
-    private let codec = Mutex(WireCodec())
+    /// Held for each write, so that one message is never interleaved with another.
+    private let writeLock = Mutex(())
 
     init(output: any WireOutput) {
         self.output = output
@@ -57,6 +58,12 @@ final class WireWriter: Sendable {
 
     /// Sends a success response.
     func sendResponse(id: RequestID, result: some Encodable & Sendable) {
+        // `status` and `shutdown` results are a few fixed bytes: JSONEncoder was a fifth of a
+        // warm status call's own cost.
+        if let plain = result as? any PlainJSONEncodable, let line = WireCodec().plainResponse(id: id, result: plain) {
+            send("response to \(id)") { _ in line }
+            return
+        }
         send("response to \(id)") { codec in try codec.response(id: id, result: result) }
     }
 
@@ -82,21 +89,28 @@ final class WireWriter: Sendable {
         send("raw bytes") { _ in bytes }
     }
 
-    /// Encodes and writes one message under the lock; returns the failure, already logged.
+    /// Encodes one message, then writes it under the lock; returns the failure, already logged.
     @discardableResult
-    private func send(_ what: String, encode: (inout WireCodec) throws -> Data) -> (any Error)? {
-        let outcome: Result<Void, any Error> = codec.withLock { codec in
-            do {
-                let line = try encode(&codec)
-                try output.write(line)
-                return .success(())
-            } catch {
-                return .failure(error)
+    private func send(_ what: @autoclosure () -> String, encode: (inout WireCodec) throws -> Data) -> (any Error)? {
+        let outcome: Result<Void, any Error>
+        do {
+            // Encoded outside the lock: a writer holds it only for its write(2).
+            var codec = WireCodec()
+            let line = try encode(&codec)
+            outcome = writeLock.withLock { _ in
+                do throws(WireOutputError) {
+                    try output.write(line)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
             }
+        } catch {
+            outcome = .failure(error)
         }
         guard case .failure(let error) = outcome else { return nil }
         // A broken pipe means the host has gone; end of input on fd 3 follows and ends the process.
-        Diagnostics.log("could not send \(what): \(error)")
+        Diagnostics.log("could not send \(what()): \(error)")
         return error
     }
 }
