@@ -5,9 +5,10 @@ import WalletWire
 /// The extension side of the wire protocol: handshake, call dispatch, cancellation,
 /// shutdown, and the routing of host responses to the extension's own service requests.
 ///
-/// The reader thread feeds it one line at a time and is never blocked by a handler: every
-/// call runs on its own thread with a fresh principal instance, and answers through a
-/// single-shot ``RequestResponder``.
+/// The reader feeds it one line at a time and is never held up by a handler for more than a
+/// grace period or two (``ReaderStandby``): every call runs with a fresh principal instance,
+/// on a thread no other call uses while it runs, and answers through a single-shot
+/// ``RequestResponder``.
 final class ExtensionRuntime: Sendable {
     private enum Phase {
         case awaitingInitialize
@@ -36,19 +37,29 @@ final class ExtensionRuntime: Sendable {
     private let resolver: PrincipalClassResolver
     private let terminate: @Sendable (Int32) -> Void
     private let startThread: @Sendable (String, @escaping @Sendable () -> Void) -> Bool
+    private let beforeBlocking: @Sendable () -> Void
 
     /// - Parameters:
     ///   - output: Where protocol lines go (fd 4).
     ///   - resolver: Finds the principal class named in `initialize`.
     ///   - terminate: Ends the process (`exit`); tests record the status instead.
     ///   - startThread: Runs a call off the reader thread; tests may run it inline.
+    ///   - beforeBlocking: Called on a handler's thread before it waits for the host, so that the
+    ///     reader role can leave that thread (see ``HostInputReader``).
     init(output: any WireOutput, resolver: PrincipalClassResolver,
          terminate: @escaping @Sendable (Int32) -> Void,
-         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool) {
+         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool,
+         beforeBlocking: @escaping @Sendable () -> Void = {}) {
         self.resolver = resolver
         self.terminate = terminate
         self.startThread = startThread
+        self.beforeBlocking = beforeBlocking
         writer = WireWriter(output: output)
+    }
+
+    /// The calling thread is about to wait for an answer only the reader can deliver.
+    func threadWillBlockWaitingForHost() {
+        beforeBlocking()
     }
 
     // MARK: Input

@@ -9,13 +9,17 @@ import Darwin
 /// Reads fd 3, splits it into lines and hands them to the runtime, as a leader/follower pool.
 ///
 /// One thread at a time holds the reader role. When a line starts a handler call, that thread
-/// hands the role to a parked worker and runs the call itself: the call starts without a
-/// thread switch (a switch costs more than the rest of a warm `status` round trip on a small
-/// machine), while the new reader keeps handling `$/cancelRequest`, `exit` and the answers to
-/// service requests however busy (or stuck) the handlers are.
+/// runs the call itself: the call starts without a thread switch (a switch costs more than the
+/// rest of a warm `status` round trip on a small machine). A call that returns at once leaves
+/// the thread reading on, with no thread woken at all; one that runs on has the role taken
+/// over by the ``ReaderStandby`` (and one that waits for a host service, at once), so that a
+/// reader keeps handling `$/cancelRequest`, `exit` and the answers to service requests however
+/// busy (or stuck) the handlers are. While a taken-over call still runs, the thread hands the
+/// role to a parked worker before it runs a call.
 final class HostInputReader: @unchecked Sendable {
     // Every mutable field below belongs to the thread holding the reader role; the role passes
-    // between threads through WorkerPool, whose lock and semaphore order the accesses.
+    // between threads through WorkerPool (its lock and semaphore) or ReaderStandby (its lock),
+    // which order the accesses.
     private let fileDescriptor: Int32
     private var framer = LineFramer()
     private var unprocessed: [LineFramer.Frame] = []
@@ -23,6 +27,7 @@ final class HostInputReader: @unchecked Sendable {
     private var callToRun: (@Sendable () -> Void)?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
     private let runtime = Mutex<ExtensionRuntime?>(nil)
+    private let standby = ReaderStandby()
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
@@ -41,6 +46,12 @@ final class HostInputReader: @unchecked Sendable {
             return true
         }
         return WorkerPool.shared.start(name: name, work)
+    }
+
+    /// A handler's thread is about to wait for the host (a synchronous host service): if the
+    /// reader lent itself to that call, the reader role passes to another thread now.
+    func threadWillBlock() {
+        standby.threadWillBlock()
     }
 
     /// Starts reading on a pooled thread.
@@ -75,7 +86,7 @@ final class HostInputReader: @unchecked Sendable {
     }
 
     /// Handles one frame. Returns `true` when the frame started a call and this thread, having
-    /// handed the reader role to another, ran it.
+    /// handed the reader role to another (before the call or during it), ran it.
     private func handle(_ frame: LineFramer.Frame, runtime: ExtensionRuntime) -> Bool {
         switch frame {
         case .line(let line):
@@ -87,6 +98,13 @@ final class HostInputReader: @unchecked Sendable {
         }
         guard let work = callToRun else { return false }
         callToRun = nil
+        if let loan = standby.lend(startingStandbyWith: {
+            WorkerPool.shared.start(name: "wallet-standby") { self.standby.watch { self.read() } }
+        }) {
+            work()
+            // Taken over: another thread reads now, and this one must not touch the reader's state.
+            return !standby.callReturned(loan)
+        }
         guard WorkerPool.shared.start(name: "wallet-reader", { self.read() }) else {
             // No thread for the reader role: run the call here and keep reading afterwards.
             Diagnostics.log("could not start a reader thread; running the call on the reader")
