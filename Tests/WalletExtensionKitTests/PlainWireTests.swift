@@ -23,10 +23,10 @@ struct PlainWireTests {
                 let status = StatusResult(passEntriesAvailable: bits & 1 != 0, remotePassEntriesAvailable: bits & 2 != 0,
                                           requiresAuthentication: bits & 4 != 0)
                 let plain = try #require(codec.plainResponse(id: id, result: status))
-                #expect(plain == (try codec.response(id: id, result: status)), "\(id) \(status)")
+                #expect(Data(plain) == (try codec.response(id: id, result: status)), "\(id) \(status)")
             }
             let plain = try #require(codec.plainResponse(id: id, result: NullResult()))
-            #expect(plain == (try codec.response(id: id, result: NullResult())), "\(id)")
+            #expect(Data(plain) == (try codec.response(id: id, result: NullResult())), "\(id)")
         }
     }
 
