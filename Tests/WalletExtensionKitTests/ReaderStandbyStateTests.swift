@@ -14,15 +14,15 @@ struct ReaderStandbyStateTests {
         #expect(first == .lent(generation: 1, startStandby: true))
         let tick = state.tick()
         #expect(tick == .keepWatching, "seen once: maybe not yet a grace period old")
-        let stillReader = state.callReturned(generation: 1)
-        #expect(stillReader)
+        let firstReturn = state.callReturned(generation: 1)
+        #expect(firstReturn == .stillReader)
         let second = state.lend(thread: Self.readerThread)
         #expect(second == .lent(generation: 2, startStandby: false), "the standby is still watching")
-        let stillReaderAfterSecond = state.callReturned(generation: 2)
-        #expect(stillReaderAfterSecond)
+        let secondReturn = state.callReturned(generation: 2)
+        #expect(secondReturn == .stillReader)
     }
 
-    @Test("a call seen on two ticks is taken over, and calls are handed off until it returns")
+    @Test("a call seen on two ticks is taken over, calls are handed off until it returns, and its thread stands by")
     func aLongCallIsTakenOver() {
         var state = ReaderStandbyState(idleTicksBeforeRetiring: 3)
         _ = state.lend(thread: Self.readerThread)
@@ -33,10 +33,11 @@ struct ReaderStandbyStateTests {
         #expect(!state.hasStandby, "the standby is the reader now")
         let whileBlocked = state.lend(thread: Self.otherThread)
         #expect(whileBlocked == .handOff, "a handler blocks: hand calls off before they start")
-        let stillReader = state.callReturned(generation: 1)
-        #expect(!stillReader, "the lending thread is no longer the reader")
+        let returned = state.callReturned(generation: 1)
+        #expect(returned == .standBy, "no longer the reader, and no thread stands by: it does")
+        #expect(state.hasStandby)
         let afterwards = state.lend(thread: Self.otherThread)
-        #expect(afterwards == .lent(generation: 2, startStandby: true), "the blocked call returned: lend again")
+        #expect(afterwards == .lent(generation: 2, startStandby: false), "lend again, watched by the old reader")
     }
 
     @Test("a call about to wait for the host is taken over at the next tick")
@@ -51,8 +52,8 @@ struct ReaderStandbyStateTests {
         #expect(tick == .takeOver)
         let holdsLoanStill = state.threadWillBlock(Self.readerThread)
         #expect(!holdsLoanStill, "taken over already")
-        let stillReader = state.callReturned(generation: 1)
-        #expect(!stillReader)
+        let returned = state.callReturned(generation: 1)
+        #expect(returned == .standBy)
     }
 
     @Test("a standby with nothing to watch retires, and the next call starts another")

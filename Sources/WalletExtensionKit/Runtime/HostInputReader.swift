@@ -58,16 +58,44 @@ final class HostInputReader: @unchecked Sendable {
     /// - Returns: `false` when no thread could be started.
     func start(runtime: ExtensionRuntime) -> Bool {
         self.runtime.withLock { $0 = runtime }
-        return WorkerPool.shared.start(name: "wallet-reader") { self.read() }
+        return startThread(as: .reader)
     }
 
-    /// Holds the reader role until end of input or until it hands the role over.
-    private func read() {
-        guard let runtime = runtime.withLock({ $0 }) else { return }
+    /// What a thread of the reader side does next.
+    private enum Role {
+        /// Hold the reader role.
+        case reader
+        /// Watch the reader's lent calls, and take the role over when one runs on.
+        case standby
+        /// Nothing: back to the worker pool.
+        case done
+    }
+
+    private func startThread(as role: Role) -> Bool {
+        WorkerPool.shared.start(name: role == .reader ? "wallet-reader" : "wallet-standby") { self.serve(as: role) }
+    }
+
+    /// Moves between the reader and standby roles without a thread switch, in a loop rather
+    /// than by recursion: a thread may change roles any number of times.
+    private func serve(as role: Role) {
+        var role = role
+        while true {
+            switch role {
+            case .reader: role = read()
+            case .standby: role = standby.watch() ? .reader : .done
+            case .done: return
+            }
+        }
+    }
+
+    /// Holds the reader role until end of input or until the role passes to another thread.
+    /// - Returns: What this thread does next.
+    private func read() -> Role {
+        guard let runtime = runtime.withLock({ $0 }) else { return .done }
         while true {
             while !unprocessed.isEmpty {
                 let frame = unprocessed.removeFirst()
-                if handle(frame, runtime: runtime) { return }
+                if let next = handle(frame, runtime: runtime) { return next }
             }
             let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
@@ -83,11 +111,14 @@ final class HostInputReader: @unchecked Sendable {
             Diagnostics.log("fd \(fileDescriptor) ended inside a line; \(halfLine) bytes dropped")
         }
         runtime.receiveEndOfInput()
+        return .done
     }
 
-    /// Handles one frame. Returns `true` when the frame started a call and this thread, having
-    /// handed the reader role to another (before the call or during it), ran it.
-    private func handle(_ frame: LineFramer.Frame, runtime: ExtensionRuntime) -> Bool {
+    /// Handles one frame.
+    /// - Returns: nil while this thread is still the reader; otherwise the frame started a call
+    ///   that this thread ran after the reader role passed to another (before the call or
+    ///   during it), and what the thread does next.
+    private func handle(_ frame: LineFramer.Frame, runtime: ExtensionRuntime) -> Role? {
         switch frame {
         case .line(let line):
             receiving = true
@@ -96,22 +127,25 @@ final class HostInputReader: @unchecked Sendable {
         case .oversized(let byteCount):
             runtime.receiveOversizedLine(byteCount: byteCount)
         }
-        guard let work = callToRun else { return false }
+        guard let work = callToRun else { return nil }
         callToRun = nil
-        if let loan = standby.lend(startingStandbyWith: {
-            WorkerPool.shared.start(name: "wallet-standby") { self.standby.watch { self.read() } }
-        }) {
+        if let loan = standby.lend(startingStandbyWith: { startThread(as: .standby) }) {
             work()
-            // Taken over: another thread reads now, and this one must not touch the reader's state.
-            return !standby.callReturned(loan)
+            // Taken over, another thread reads now and this one must not touch the reader's
+            // state; it stands by in turn if no thread does (it is awake, the parked one is not).
+            switch standby.callReturned(loan) {
+            case .stillReader: return nil
+            case .standBy: return .standby
+            case .done: return .done
+            }
         }
-        guard WorkerPool.shared.start(name: "wallet-reader", { self.read() }) else {
+        guard startThread(as: .reader) else {
             // No thread for the reader role: run the call here and keep reading afterwards.
             Diagnostics.log("could not start a reader thread; running the call on the reader")
             work()
-            return false
+            return nil
         }
         work()
-        return true
+        return .done
     }
 }

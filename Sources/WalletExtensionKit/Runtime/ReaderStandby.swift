@@ -34,8 +34,8 @@ final class ReaderStandby: Sendable {
     }
 
     /// Lends the calling reader thread to a call, starting a standby when none is watching.
-    /// - Parameter startStandby: Starts a thread that runs ``watch(takeOver:)``; false when no
-    ///   thread could be started.
+    /// - Parameter startStandby: Starts a thread that runs ``watch()``; false when no thread
+    ///   could be started.
     /// - Returns: The loan, or nil when the call must be handed off first (a taken-over call is
     ///   still running, or no standby thread could be started).
     func lend(startingStandbyWith startStandby: () -> Bool) -> Loan? {
@@ -51,8 +51,9 @@ final class ReaderStandby: Sendable {
     }
 
     /// The lent call returned.
-    /// - Returns: true when this thread is still the reader; false when the standby took over.
-    func callReturned(_ loan: Loan) -> Bool {
+    /// - Returns: Whether this thread is still the reader; if the standby took over, whether
+    ///   this thread is to stand by in its place (then it runs ``watch()``).
+    func callReturned(_ loan: Loan) -> ReaderStandbyState.Return {
         state.withLock { $0.callReturned(generation: loan.generation) }
     }
 
@@ -65,19 +66,15 @@ final class ReaderStandby: Sendable {
         }
     }
 
-    /// The standby's loop, on a thread of its own: returns when the standby retires, or after
-    /// `takeOver` (reading as the reader) returns.
-    func watch(takeOver: () -> Void) {
+    /// The standby's loop, on a thread of its own.
+    /// - Returns: true when the thread has taken the reader role over; false when it retires.
+    func watch() -> Bool {
         while true {
             _ = wake.wait(timeout: .now() + Self.grace)
             switch state.withLock({ $0.tick() }) {
-            case .keepWatching:
-                continue
-            case .takeOver:
-                takeOver()
-                return
-            case .retire:
-                return
+            case .keepWatching: continue
+            case .takeOver: return true
+            case .retire: return false
             }
         }
     }

@@ -5,7 +5,8 @@
 /// out a standby thread watches it, waking every grace period (a *tick*). A loan seen on two
 /// ticks in a row (the call has run for one to two grace periods), or one whose thread is about
 /// to block on the host, is taken over: the standby becomes the reader and the lending thread,
-/// once its call returns, stops reading. While a taken-over call still runs, handlers evidently
+/// once its call returns, stops reading and stands by in its place if no other thread has
+/// started to (it is awake already). While a taken-over call still runs, handlers evidently
 /// block, so calls are handed off before they start (the leader/follower hand-off) instead of
 /// being lent.
 struct ReaderStandbyState {
@@ -15,6 +16,16 @@ struct ReaderStandbyState {
         case lent(generation: UInt64, startStandby: Bool)
         /// Hand the reader role to another thread first.
         case handOff
+    }
+
+    /// What the thread of a lent call does once the call returns.
+    enum Return: Equatable {
+        /// Go on reading: the loan was not taken over.
+        case stillReader
+        /// The standby took the reader role over and no thread stands by now: stand by.
+        case standBy
+        /// The standby took the reader role over and another thread stands by.
+        case done
     }
 
     /// What a standby does after a tick.
@@ -68,15 +79,17 @@ struct ReaderStandbyState {
         standbyIdleTicks = nil
     }
 
-    /// The lent call returned. True when the thread is still the reader; false when the
-    /// standby took the role over, so that the thread must stop reading.
-    mutating func callReturned(generation: UInt64) -> Bool {
+    /// The lent call returned: the thread is still the reader, or (the standby took the role
+    /// over) it stands by in the standby's place, or it is done.
+    mutating func callReturned(generation: UInt64) -> Return {
         if loan?.generation == generation {
             loan = nil
-            return true
+            return .stillReader
         }
         takenOverCallsRunning -= 1
-        return false
+        guard standbyIdleTicks == nil else { return .done }
+        standbyIdleTicks = 0
+        return .standBy
     }
 
     /// The thread `thread` is about to block waiting for the host. True when it holds a loan,
