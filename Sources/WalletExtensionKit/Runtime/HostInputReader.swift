@@ -38,8 +38,8 @@ final class HostInputReader: @unchecked Sendable {
     }
 
     /// The runtime's way to start a call. Called from inside `runtime.receive(line:)` on the
-    /// reader's thread, it keeps the call to run right there once the role is handed over;
-    /// from anywhere else it starts the call on a pooled thread.
+    /// reader's thread, it keeps the call to run right there, once the line is handled; from
+    /// anywhere else it starts the call on a pooled thread.
     func startCall(name: String, _ work: @escaping @Sendable () -> Void) -> Bool {
         if receiving, callToRun == nil {
             callToRun = work
