@@ -55,7 +55,8 @@ public enum WalletExtension {
             output: FileDescriptorOutput(fileDescriptor: WireProtocol.extensionToHostFileDescriptor),
             resolver: PrincipalClassResolver(registered: principalClasses),
             terminate: { status in exit(status) },
-            startThread: reader.startCall)
+            startThread: reader.startCall,
+            beforeBlocking: reader.threadWillBlock)
         ExtensionRuntime.current.withLock { $0 = runtime }
         guard reader.start(runtime: runtime) else { exit(70) }
         // The main thread serves the main queue, so handler code may use @MainActor and

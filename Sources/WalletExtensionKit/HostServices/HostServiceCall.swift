@@ -53,9 +53,9 @@ final class HostCallTable: Sendable {
 /// Sends service requests to the host and waits for the answers.
 ///
 /// Both a blocking form (PassKit's pass library is synchronous) and an async form. The
-/// blocking form waits on a semaphore while the reader thread, which never runs handler
-/// code, delivers the answer. In async code prefer the async form: blocking a thread of
-/// Swift's small cooperative pool holds up other tasks.
+/// blocking form waits on a semaphore while the reader delivers the answer; a handler that
+/// runs on the reader's own thread hands the reader role over first. In async code prefer the
+/// async form: blocking a thread of Swift's small cooperative pool holds up other tasks.
 enum HostServiceCall {
     static func send<Params: Encodable & Sendable, Answer: Decodable>(
         _ method: String, params: Params, expecting: Answer.Type
@@ -67,6 +67,7 @@ enum HostServiceCall {
             answer.withLock { $0 = result }
             arrived.signal()
         }
+        runtime.threadWillBlockWaitingForHost()
         try sendRequest(id: id, method: method, params: params, runtime: runtime)
         arrived.wait()
         return try decode(answer.withLock { $0 }!, method: method, as: Answer.self)

@@ -26,23 +26,35 @@ struct CallRoute: Sendable {
 
     /// The table entry this route serves.
     let method: any WireMethodDescribing
-    private let prepare: @Sendable (Data) throws(WireDecodingError) -> @Sendable (RequestResponder) -> Void
+    private let prepare: @Sendable (Data, Bool) throws(WireDecodingError) -> @Sendable (RequestResponder) -> Void
 
     /// Binds `method` to `serve`, which runs on the call's own thread with the decoded params.
     init<Method: WireMethodDescribing>(
         _ method: Method, serve: @escaping @Sendable (Method.Params, Completion<Method.Result>) -> Void
     ) {
         self.method = method
-        prepare = { line throws(WireDecodingError) in
-            let params = try method.decodeParams(fromRequest: line)
+        // What empty params decode to, for a method that takes none: every object, `null` and
+        // a missing `params` decode as NoParams().
+        let noParams = NoParams() as? Method.Params
+        prepare = { line, hasEmptyParams throws(WireDecodingError) in
+            let params: Method.Params
+            if hasEmptyParams, let noParams {
+                params = noParams
+            } else {
+                params = try method.decodeParams(fromRequest: line)
+            }
             return { responder in serve(params, Completion(responder: responder)) }
         }
     }
 
     /// Decodes the params of `line` (on the reader thread, so a bad request is refused at once)
     /// and returns the work that serves the call.
+    /// - Parameters:
+    ///   - line: The request line.
+    ///   - hasEmptyParams: The line's `params` are known to be absent, `null` or `{}`, so a
+    ///     method that takes none needs no decoding.
     /// - Throws: ``WireDecodingError`` with ``RPCErrorCode/invalidParams`` naming the bad key.
-    func work(for line: Data) throws(WireDecodingError) -> @Sendable (RequestResponder) -> Void {
-        try prepare(line)
+    func work(for line: Data, hasEmptyParams: Bool = false) throws(WireDecodingError) -> @Sendable (RequestResponder) -> Void {
+        try prepare(line, hasEmptyParams)
     }
 }

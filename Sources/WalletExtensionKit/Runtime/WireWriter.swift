@@ -12,6 +12,15 @@ protocol WireOutput: Sendable {
     /// Writes every byte or throws; called with the writer's lock held, so one message is
     /// never interleaved with another.
     func write(_ bytes: Data) throws(WireOutputError)
+
+    /// ``write(_:)`` for bytes that are not in a `Data`; by default copied into one.
+    func write(contentsOf bytes: UnsafeRawBufferPointer) throws(WireOutputError)
+}
+
+extension WireOutput {
+    func write(contentsOf bytes: UnsafeRawBufferPointer) throws(WireOutputError) {
+        try write(Data(bytes))
+    }
 }
 
 /// Writing to the host failed; `EPIPE` means the host has gone.
@@ -26,30 +35,39 @@ struct FileDescriptorOutput: WireOutput {
     let fileDescriptor: Int32
 
     func write(_ bytes: Data) throws(WireOutputError) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+        let failure: WireOutputError? = bytes.withUnsafeBytes { buffer in
+            do throws(WireOutputError) {
+                try write(contentsOf: buffer)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
-        if let failure { throw WireOutputError(errorNumber: failure) }
+        if let failure { throw failure }
+    }
+
+    func write(contentsOf buffer: UnsafeRawBufferPointer) throws(WireOutputError) {
+        var offset = 0
+        while offset < buffer.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            #else
+            let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            #endif
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WireOutputError(errorNumber: errno)
+            }
+            offset += written
+        }
     }
 }
 
 /// Encodes JSON-RPC messages and writes them as whole lines, one writer at a time.
 final class WireWriter: Sendable {
     private let output: any WireOutput
-    private let codec = Mutex(WireCodec())
+    /// Held for each write, so that one message is never interleaved with another.
+    private let writeLock = Mutex(())
 
     init(output: any WireOutput) {
         self.output = output
@@ -57,6 +75,12 @@ final class WireWriter: Sendable {
 
     /// Sends a success response.
     func sendResponse(id: RequestID, result: some Encodable & Sendable) {
+        // `status` and `shutdown` results are a few fixed bytes: JSONEncoder was a fifth of a
+        // warm status call's own cost.
+        if let plain = result as? any PlainJSONEncodable, let line = WireCodec().plainResponse(id: id, result: plain) {
+            line.withUnsafeBytes { bytes in _ = write("response to \(id)", bytes) }
+            return
+        }
         send("response to \(id)") { codec in try codec.response(id: id, result: result) }
     }
 
@@ -82,21 +106,33 @@ final class WireWriter: Sendable {
         send("raw bytes") { _ in bytes }
     }
 
-    /// Encodes and writes one message under the lock; returns the failure, already logged.
+    /// Encodes one message, then writes it; returns the failure, already logged.
     @discardableResult
-    private func send(_ what: String, encode: (inout WireCodec) throws -> Data) -> (any Error)? {
-        let outcome: Result<Void, any Error> = codec.withLock { codec in
-            do {
-                let line = try encode(&codec)
-                try output.write(line)
-                return .success(())
+    private func send(_ what: @autoclosure () -> String, encode: (inout WireCodec) throws -> Data) -> (any Error)? {
+        let line: Data
+        do {
+            // Encoded outside the lock: a writer holds it only for its write(2).
+            var codec = WireCodec()
+            line = try encode(&codec)
+        } catch {
+            Diagnostics.log("could not send \(what()): \(error)")
+            return error
+        }
+        return line.withUnsafeBytes { bytes in write(what(), bytes) }
+    }
+
+    /// Writes one whole message under the lock; returns the failure, already logged.
+    private func write(_ what: @autoclosure () -> String, _ bytes: UnsafeRawBufferPointer) -> WireOutputError? {
+        let failure: WireOutputError? = writeLock.withLock { _ in
+            do throws(WireOutputError) {
+                try output.write(contentsOf: bytes)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        guard case .failure(let error) = outcome else { return nil }
         // A broken pipe means the host has gone; end of input on fd 3 follows and ends the process.
-        Diagnostics.log("could not send \(what): \(error)")
-        return error
+        if let failure { Diagnostics.log("could not send \(what()): \(failure)") }
+        return failure
     }
 }
