@@ -141,6 +141,7 @@ extension RPCSession {
         if call.waiter.opensGate, case .success(let line) = outcome,
            let initialize = try? codec.result(InitializeResult.self, from: line),
            initialize.protocolVersion == WireProtocol.version {
+            state.withLock { $0.handshakeCompletedAt = now }
             openGate(implemented: initialize.methods)
         }
         call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))

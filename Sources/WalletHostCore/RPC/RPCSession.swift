@@ -51,7 +51,12 @@ final class RPCSession: ProcessSupervisorDelegate {
     struct State {
         var book = CallBook<Waiter>()
         var violations = 0
+        /// When a usable `initialize` answer opened the gate.
+        var handshakeCompletedAt: ContinuousClock.Instant?
     }
+
+    /// When the handshake completed (a usable `initialize` answer arrived), if it has.
+    var handshakeCompletedAt: ContinuousClock.Instant? { state.withLock { $0.handshakeCompletedAt } }
 
     let supervisor: ProcessSupervisor
     let context: Context

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WalletWire
 
 /// Runs one extension under Wallet's rules: launches its process on first use (or ``prewarm()``),
@@ -141,14 +140,13 @@ public actor ExtensionRunner {
     private struct Launch: Sendable {
         var connection: ExtensionConnection
         var handshake: Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>
-        /// Set when the handshake succeeded: spawn to `initialize` response.
-        let handshakeTime: LaunchTime
 
-        var handshakeMilliseconds: Double? { handshakeTime.milliseconds.withLock { $0 } }
-    }
-
-    private final class LaunchTime: Sendable {
-        let milliseconds = Mutex<Double?>(nil)
+        /// Spawn to `initialize` answer, once the handshake succeeded. The session notes it on
+        /// the I/O thread as it opens the gate, so a call queued behind the handshake always
+        /// finds it, whichever of the two resumes first.
+        var handshakeMilliseconds: Double? {
+            connection.session.handshakeCompletedAt.map { ($0 - connection.launchedAt).milliseconds }
+        }
     }
 
     /// The running process, or a new one. A process the host is stopping (hung, beyond repair)
@@ -189,15 +187,13 @@ public actor ExtensionRunner {
         configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
                                                                      milliseconds: (.now - connection.launchedAt).milliseconds)),
                                               bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
-        let handshakeTime = LaunchTime()
-        let handshake = Task { await self.performHandshake(connection, recordingTimeIn: handshakeTime) }
-        let launch = Launch(connection: connection, handshake: handshake, handshakeTime: handshakeTime)
+        let handshake = Task { await self.performHandshake(connection) }
+        let launch = Launch(connection: connection, handshake: handshake)
         process = .running(launch)
         return .success((launch, true))
     }
 
-    private func performHandshake(_ connection: ExtensionConnection,
-                                  recordingTimeIn handshakeTime: LaunchTime) async -> Swift.Result<InitializeResult, ExtensionCallError> {
+    private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
         let point = descriptor.point
         var deadlines: [String: Int] = [:]
         for method in point.methods {
@@ -217,11 +213,10 @@ public actor ExtensionRunner {
         let bundleIdentifier = descriptor.bundleIdentifier
         switch result {
         case .success(let initialize):
-            handshakeTime.milliseconds.withLock { $0 = elapsed }
             configuration.events.record(HostEvent(.handshake(HostEvent.Handshake(
                 milliseconds: elapsed, runtime: "\(initialize.runtime.name) \(initialize.runtime.version)",
                 methods: initialize.methods)), bundleIdentifier: bundleIdentifier, pid: connection.pid))
-            connection.session.openGate(implemented: initialize.methods)
+            // The session opened the gate when the answer arrived (see RPCSession.finish).
         case .failure(let error):
             configuration.events.record(HostEvent(.handshakeFailed(HostEvent.HandshakeFailed(
                 milliseconds: elapsed, reason: HandshakeOutcome.reason(error))),
