@@ -80,9 +80,19 @@ struct CallCommand {
     /// After a missed deadline, gives the extension its grace to answer late, so the report can
     /// say how long it really took ("status took 152 ms").
     private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
-        let event = await events.firstEvent(within: grace) { [.lateCompletion, .cancelAcknowledged, .exit].contains($0.kind) }
-        guard let event, event.kind != .exit else { return nil }
-        return event.message
+        // The hang verdict comes at the end of the grace: wait a little past it.
+        let event = await events.firstEvent(within: grace + .milliseconds(200)) {
+            [.lateCompletion, .cancelAcknowledged, .hung, .exit].contains($0.kind)
+        }
+        switch event?.payload {
+        case .hung(let hung)?:
+            return "no answer in the \(HumanReadable.milliseconds(hung.silenceMilliseconds)) after its deadline either: "
+                + "the host declared it hung and stopped it"
+        case .lateCompletion?, .cancelAcknowledged?:
+            return event?.message
+        default:
+            return nil
+        }
     }
 }
 

@@ -125,6 +125,20 @@ struct FailureDiagnosticsTests {
     }
 }
 
+extension FailureDiagnosticsTests {
+    @Test("wallet-host call on a hung extension says it was declared hung after the grace")
+    func cliHang() throws {
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-hang")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let appex = try ExampleBundles.testHelper(mode: "hang")
+        let run = try WalletHostCommand.run(["call", appex.path, "status", "--state", state.path,
+                                             "--deadline", "status=2s", "--hang-grace", "300ms"])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("did not complete within its 2 s deadline"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("the host declared it hung and stopped it"), "\(run.standardOutput)")
+    }
+}
+
 extension Result {
     /// The error, or nil on success.
     var failureValue: Failure? {

@@ -64,7 +64,7 @@ struct ProcessLifecycleTests {
             return
         }
         #expect(error.kind == .protocolViolation)
-        #expect(error.message.contains("exceeds the 16777216-byte limit"))
+        #expect(error.message.contains("sent a line of 17825792 bytes, over the 16777216-byte limit"))
         #expect(events.events.contains { $0.kind == .protocolError })
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)

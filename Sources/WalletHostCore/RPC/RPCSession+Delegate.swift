@@ -12,7 +12,7 @@ extension RPCSession {
         switch frame {
         case .oversized(let byteCount):
             let violation = ProtocolViolation(
-                .lineTooLong, detail: "a line of \(byteCount) bytes exceeds the \(WireProtocol.maximumLineBytes)-byte limit")
+                .lineTooLong, detail: "a line of \(byteCount) bytes, over the \(WireProtocol.maximumLineBytes)-byte limit")
             violated(violation)
             // Most likely the response to a call in flight: fail it now rather than at its deadline.
             failAll(.protocolViolation("\(processName) sent \(violation.detail)"))
