@@ -69,4 +69,29 @@ struct EventLogTests {
             }
         }
     }
+
+    @Test("a $/log message cannot forge log lines, and its level cannot forge a stream name")
+    func logNotificationsAreEscaped() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ReaderFuzzTests.replayAppex())
+        let notification = #"{"jsonrpc":"2.0","method":"$/log","params":{"level":"info] [pid 1 stderr","message":"real\n2026-01-01T00:00:00Z [pid 1 stderr] forged"}}"# + "\n"
+        let params = FuzzCase(kind: "log", chunks: [.init(bytes: Data(notification.utf8), repeatCount: 1)], answer: true, exit: false)
+        _ = await runner.call("fuzz.emit", params: params, resultType: JSONValue.self)
+        await runner.stop()
+        let logged = events.outputLines.filter { $0.hasPrefix("log.") }
+        #expect(logged == [#"log.other: real\n2026-01-01T00:00:00Z [pid 1 stderr] forged"#], "\(events.outputLines)")
+    }
+
+    @Test("output past the cap is not logged: one notice, then the count of what was dropped at exit")
+    func outputCap() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "stdout-noise")) {
+            $0.outputLimit = OutputLimit(lines: 10, bytes: 1 << 20)
+        }
+        for _ in 0..<4 { _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self) }
+        await runner.stop()
+        let output = events.outputLines
+        let host = output.filter { $0.hasPrefix("host: ") }
+        #expect(output.count - host.count == 10, "\(output)")
+        #expect(host.first == "host: (output past 10 lines or 1 MB is not logged)")
+        #expect(host.last?.contains("14 lines") == true, "\(host)")
+    }
 }

@@ -1,51 +1,102 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Appends events as JSON lines to a file, and each extension's stdout/stderr to
+/// Appends events as JSON lines to `<directory>/events.jsonl`, and each extension's output to
 /// `<directory>/<bundle id>.log` as `time [pid N stream] line`.
+///
+/// Several hosts may log into one state directory at once (a CLI call beside a demo, a daemon
+/// beside a CLI): every file is opened with `O_APPEND` and every line goes out in one
+/// `write(2)`, so lines never splice or overwrite each other. Nothing is written through a
+/// symbolic link: the directory and the files are opened with `O_NOFOLLOW`, so a link planted
+/// in `logs/` cannot make the host append to a file elsewhere.
 public final class EventLogFile: HostEventSink {
     public let eventsURL: URL
     public let directory: URL
-    private let state = Mutex<[String: FileHandle]>([:])
-    private let events: FileHandle
+    private let directoryDescriptor: Int32
+    private let eventsDescriptor: Int32
+    /// Bundle identifier -> its output log (nil when it could not be opened: output is then dropped).
+    private let outputDescriptors = Mutex<[String: Int32?]>([:])
     private let encoder: JSONEncoder
 
     /// Opens (creating as needed) `<directory>/events.jsonl` for appending.
-    /// - Throws: when the directory or file cannot be created.
+    /// - Throws: ``EventLogError`` naming the path when the directory or file cannot be
+    ///   created or opened, or is a symbolic link.
     public init(directory: URL) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw EventLogError(path: directory.path, reason: "cannot be created (\(error.localizedDescription))")
+        }
+        directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else {
+            throw EventLogError(path: directory.path, reason: Self.openFailure(errno, what: "directory"))
+        }
         eventsURL = directory.appendingPathComponent("events.jsonl")
-        events = try Self.openForAppending(eventsURL)
+        do {
+            eventsDescriptor = try Self.openForAppending("events.jsonl", in: directoryDescriptor, path: eventsURL.path)
+        } catch {
+            SystemCall.close(directoryDescriptor)
+            throw error
+        }
         encoder = JSONEncoder()
         encoder.dateEncodingStrategy = UTCTimestamp.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    private static func openForAppending(_ url: URL) throws -> FileHandle {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    deinit {
+        for case let descriptor? in outputDescriptors.withLock({ Array($0.values) }) { SystemCall.close(descriptor) }
+        SystemCall.close(eventsDescriptor)
+        SystemCall.close(directoryDescriptor)
+    }
+
+    private static func openForAppending(_ name: String, in directory: Int32, path: String) throws -> Int32 {
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw EventLogError(path: path, reason: openFailure(errno, what: "file")) }
+        return descriptor
+    }
+
+    private static func openFailure(_ code: Int32, what: String) -> String {
+        if code == ELOOP || (what == "directory" && code == ENOTDIR) {
+            return "is a symbolic link\(what == "directory" ? " or not a directory" : ""); the host does not write through links"
         }
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seekToEnd()
-        return handle
+        return "cannot be opened: \(String(cString: strerror(code)))"
     }
 
     public func record(_ event: HostEvent) {
         guard var line = try? encoder.encode(event) else { return }
         line.append(UInt8(ascii: "\n"))
-        state.withLock { _ in try? events.write(contentsOf: line) }
+        Self.append(line, to: eventsDescriptor)
     }
 
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
         let stamp = UTCTimestamp.string(from: Date())
         let text = Data("\(stamp) [pid \(pid) \(stream)] \(line)\n".utf8)
-        state.withLock { handles in
-            if handles[bundleIdentifier] == nil {
-                let safeName = bundleIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-                handles[bundleIdentifier] = try? Self.openForAppending(directory.appendingPathComponent(String(safeName) + ".log"))
-            }
-            try? handles[bundleIdentifier]?.write(contentsOf: text)
+        let descriptor = outputDescriptors.withLock { descriptors -> Int32? in
+            if let known = descriptors[bundleIdentifier] { return known }
+            let safeName = String(bundleIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+            let opened = try? Self.openForAppending(safeName + ".log", in: directoryDescriptor,
+                                                    path: directory.appendingPathComponent(safeName + ".log").path)
+            descriptors[bundleIdentifier] = .some(opened)
+            return opened
         }
+        if let descriptor { Self.append(text, to: descriptor) }
     }
+
+    /// One `write(2)` per line on an `O_APPEND` descriptor: the kernel places it whole at the
+    /// end, whatever other processes append at the same moment.
+    private static func append(_ line: Data, to descriptor: Int32) {
+        line.withUnsafeBytes { bytes in try? SystemCall.writeAll(descriptor, bytes) }
+    }
+}
+
+/// The event log cannot be used, with the path and why.
+public struct EventLogError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "cannot write the event log: \(path) \(reason)" }
 }

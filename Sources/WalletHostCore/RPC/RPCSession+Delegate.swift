@@ -37,7 +37,8 @@ extension RPCSession {
                 serve(id: id, method: method, line: line)
             case .notification(let method, let line):
                 if method == WireMethod.log, let log = try? codec.params(LogParams.self, from: line) {
-                    supervisor.recordOutput(log.message, stream: "log.\(log.level)")
+                    supervisor.recordOutput(log.message.escapedForLogLine(limit: Self.logLineLimit),
+                                            stream: "log.\(Self.logLevelName(log.level))")
                 } else {
                     violated(ProtocolViolation(.unknownNotification, detail: "unknown notification",
                                                excerpt: ProtocolViolation.excerpt(Data(method.utf8))))
@@ -59,7 +60,7 @@ extension RPCSession {
             reason = .wrongShape
         }
         let violation = ProtocolViolation(reason, detail: Self.plainDetail(error.reason),
-                                          excerpt: ProtocolViolation.excerpt(line), requestID: id?.description)
+                                          excerpt: ProtocolViolation.excerpt(line), requestID: id?.logged)
         let isResponse = envelope.id != nil && !envelope.hasMethod
         if isResponse, let id, let call = state.withLock({ $0.book.take(id) }) {
             violated(violation)
@@ -77,6 +78,15 @@ extension RPCSession {
         respond { codec in
             try codec.errorResponse(id: answerID, error: RPCErrorObject(code: error.code, message: violation.description))
         }
+    }
+
+    /// The longest `$/log` message logged whole, in bytes (stdout and stderr lines have the same cap).
+    static let logLineLimit = 64 * 1024
+
+    /// A `$/log` level as the log's stream name shows it: the level when it is a plain word,
+    /// else `other` (the level is the extension's text, and the stream name is not escaped).
+    static func logLevelName(_ level: String) -> String {
+        level.count <= 16 && !level.isEmpty && level.allSatisfy({ $0.isLetter }) ? level : "other"
     }
 
     /// The decoder's reason without Foundation's own sentence repeating it
@@ -118,16 +128,16 @@ extension RPCSession {
         case .live(let call):
             finish(call, id: id, outcome: outcome, wireError: wireError)
         case .late(let expired, let acknowledged):
-            let late = HostEvent.LateCompletion(method: expired.method, requestID: id.description,
+            let late = HostEvent.LateCompletion(method: expired.method, requestID: id.logged,
                                                 milliseconds: (.now - expired.askedAt).milliseconds,
                                                 deadlineMilliseconds: (expired.deadline - expired.askedAt).milliseconds)
             record(acknowledged ? .cancelAcknowledged(late) : .lateCompletion(late))
         case .double:
-            record(.doubleCompletion(HostEvent.Response(requestID: id.description)))
-            countViolation("a second response to request \(id) was dropped")
+            record(.doubleCompletion(HostEvent.Response(requestID: id.logged)))
+            countViolation("a second response to request \(id.logged) was dropped")
         case .unknown:
-            record(.unknownResponse(HostEvent.Response(requestID: id.description)))
-            countViolation("a response to request \(id), which the host never sent, was dropped")
+            record(.unknownResponse(HostEvent.Response(requestID: id.logged)))
+            countViolation("a response to request \(id.logged), which the host never sent, was dropped")
         }
     }
 
@@ -147,13 +157,13 @@ extension RPCSession {
         call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
         let elapsed = (now - call.askedAt).milliseconds
         if let wireError {
-            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.description, milliseconds: elapsed,
+            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged, milliseconds: elapsed,
                                                     footprintBytes: peak, code: wireError.code, reason: wireError.message)))
         } else if case .failure(let failure) = outcome {
-            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.description, milliseconds: elapsed,
+            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged, milliseconds: elapsed,
                                                     footprintBytes: peak, code: failure.code, reason: failure.message)))
         } else {
-            record(.result(HostEvent.Completion(method: call.method, requestID: id.description, milliseconds: elapsed,
+            record(.result(HostEvent.Completion(method: call.method, requestID: id.logged, milliseconds: elapsed,
                                                 footprintBytes: peak)))
         }
     }
@@ -193,7 +203,7 @@ extension RPCSession {
         }
         for (id, call) in expiry.missed {
             let deadline = call.deadline ?? now
-            record(.deadlineMiss(HostEvent.DeadlineMiss(method: call.method, requestID: id.description,
+            record(.deadlineMiss(HostEvent.DeadlineMiss(method: call.method, requestID: id.logged,
                                                         milliseconds: (now - call.askedAt).milliseconds,
                                                         deadlineMilliseconds: (deadline - call.askedAt).milliseconds,
                                                         sent: call.sentAt != nil)))
@@ -203,8 +213,8 @@ extension RPCSession {
         }
         if let (id, call) = expiry.hung.first {
             let silence = (now - call.deadline).milliseconds
-            record(.hung(HostEvent.Hung(method: call.method, requestID: id.description, silenceMilliseconds: silence)))
-            broken(.hung(method: call.method, requestID: id.description, silenceMilliseconds: silence))
+            record(.hung(HostEvent.Hung(method: call.method, requestID: id.logged, silenceMilliseconds: silence)))
+            broken(.hung(method: call.method, requestID: id.logged, silenceMilliseconds: silence))
         }
     }
 
@@ -246,11 +256,11 @@ extension RPCSession {
     // MARK: Host services
 
     private func serve(id: RequestID, method: String, line: Data) {
-        record(.service(HostEvent.Request(method: method, requestID: id.description)))
+        record(.service(HostEvent.Request(method: method.cappedForLog(), requestID: id.logged)))
         guard let services = context.services else {
             respond { codec in
                 try codec.errorResponse(id: id, error: RPCErrorObject(code: RPCErrorCode.methodNotFound,
-                                                                      message: "the host offers no service \(method)"))
+                                                                      message: "the host offers no service \(method.cappedForLog())"))
             }
             return
         }

@@ -117,12 +117,12 @@ final class RPCSession: ProcessSupervisorDelegate {
             case .notImplemented:
                 return .failure(Self.notImplemented(method, executable: context.executableName))
             case .queued(let id):
-                record(.call(HostEvent.Request(method: method, requestID: id.description)))
+                record(.call(HostEvent.Request(method: method, requestID: id.logged)))
                 if deadline != nil { supervisor.wake() }
                 return .success(())
             case .send(let id, let line):
                 // Before the write, so that the log never shows a result before its call.
-                record(.call(HostEvent.Request(method: method, requestID: id.description)))
+                record(.call(HostEvent.Request(method: method, requestID: id.logged)))
                 if !supervisor.write(line, deadline: deadline) {
                     // Exited between the phase check and the write: the exit took no notice of this call.
                     _ = state.book.take(id)
@@ -130,7 +130,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                         Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
                     } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                             message: "\(processName) ended before \(method) could be sent")
-                    record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.description,
+                    record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.logged,
                                                             milliseconds: (.now - askedAt).milliseconds, footprintBytes: nil,
                                                             code: error.code, reason: error.message)))
                     return .failure(error)
@@ -176,7 +176,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// `call` event is closed by exactly one `result`, `error` or `deadlineMiss`.
     func fail(_ call: CallBook<Waiter>.Pending, id: RequestID, with error: ExtensionCallError) {
         let now = ContinuousClock.now
-        record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.description,
+        record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged,
                                                 milliseconds: (now - call.askedAt).milliseconds,
                                                 footprintBytes: call.peakFootprintBytes, code: error.code,
                                                 reason: error.message)))

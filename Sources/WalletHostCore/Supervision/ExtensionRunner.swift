@@ -161,7 +161,8 @@ public actor ExtensionRunner {
         let memoryLimit = configuration.memoryLimit(at: point)
         let processContext = ProcessSupervisor.Context(
             bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
-            memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval, events: configuration.events)
+            memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval,
+            outputLimit: configuration.outputLimit, events: configuration.events)
         let sessionContext = RPCSession.Context(
             bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
             extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,

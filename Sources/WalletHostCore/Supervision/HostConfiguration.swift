@@ -14,6 +14,8 @@ public struct HostConfiguration: Sendable {
     /// How the host stops an extension that is beyond use (hung, beyond repair, fd 4 closed):
     /// no protocol, `SIGTERM` to the group, then `SIGKILL`.
     public var abandonTeardown: Teardown = .abandon(grace: .milliseconds(200))
+    /// How much of each process's output (stdout, stderr, `$/log`) is logged; past it, one notice.
+    public var outputLimit = OutputLimit()
     /// Protocol violations on fd 4 tolerated before an extension is declared beyond repair.
     public var violationBudget = 32
     /// How long an extension that closed fd 4 may keep running before the host stops it (the

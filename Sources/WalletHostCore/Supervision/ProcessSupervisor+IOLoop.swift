@@ -221,6 +221,7 @@ extension ProcessSupervisor {
         if case .memoryLimit(let footprint) = exit.cause { deathFootprint = footprint }
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
                                     footprintBytes: deathFootprint, description: exit.description)))
+        recordDroppedOutput()
         delegate?.supervisor(self, processExited: exit)
         let waiters = state.withLock { state in
             // The protocol layer is done with; drop the reference so nothing keeps it alive.

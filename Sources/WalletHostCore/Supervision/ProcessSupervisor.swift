@@ -35,6 +35,8 @@ final class ProcessSupervisor: Sendable {
         var executableName: String
         var memoryLimitBytes: Int
         var sampleInterval: Duration
+        /// What is logged of the process's output at most: lines, and bytes.
+        var outputLimit: OutputLimit
         var events: any HostEventSink
     }
 
@@ -63,7 +65,7 @@ final class ProcessSupervisor: Sendable {
     let launchedAt: ContinuousClock.Instant
     let state = Mutex(State())
     let stderrTail = Mutex(StderrTail())
-    let outputLineCount = Atomic<Int>(0)
+    let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
     let footprint: FootprintReader
     private let exitHandler: @Sendable (ExtensionExit) -> Void
@@ -155,19 +157,29 @@ final class ProcessSupervisor: Sendable {
 
     // MARK: Output
 
-    /// Logs one line of the extension's output (stdout, stderr, `$/log`), within the per-process cap.
+    /// Logs one line of the extension's output (stdout, stderr, `$/log`), within the process's
+    /// cap in lines and bytes: a flood must not fill the disk. Past the cap, one notice, then
+    /// only a count of what was dropped (reported when the process exits).
     func recordOutput(_ line: String, stream: String) {
-        // A flood of output must not fill the disk: past the cap, one note and then silence.
-        let count = outputLineCount.wrappingAdd(1, ordering: .relaxed).newValue
         if stream == "stderr" { stderrTail.withLock { $0.append(line) } }
-        if count > outputLineCap {
-            if count == outputLineCap + 1 {
-                context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: "host",
-                                            line: "(more than \(outputLineCap) lines of output; the rest is not logged)")
-            }
-            return
+        let verdict = outputLog.withLock { $0.admit(bytes: line.utf8.count + 1, limit: context.outputLimit) }
+        switch verdict {
+        case .log:
+            context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: stream, line: line)
+        case .logWithNotice:
+            context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: "host",
+                                        line: "(output past \(context.outputLimit.description) is not logged)")
+        case .drop:
+            break
         }
-        context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: stream, line: line)
+    }
+
+    /// After the exit: how much output the cap dropped, as one line in the log.
+    func recordDroppedOutput() {
+        let dropped = outputLog.withLock { $0.dropped }
+        guard dropped.lines > 0 else { return }
+        context.events.recordOutput(bundleIdentifier: context.bundleIdentifier, pid: child.pid, stream: "host",
+                                    line: "(\(HumanReadable.counted(dropped.lines, "line")), \(dropped.bytes) bytes of output were not logged)")
     }
 
     /// How many stderr lines the process has written so far.
@@ -252,5 +264,43 @@ struct StderrTail {
     }
 }
 
-/// Lines of stdout, stderr and `$/log` logged per process.
-let outputLineCap = 100_000
+/// How much of one process's output is logged.
+public struct OutputLimit: Sendable, Equatable, CustomStringConvertible {
+    public var lines: Int
+    public var bytes: Int
+
+    public init(lines: Int = 100_000, bytes: Int = 16 << 20) {
+        self.lines = lines
+        self.bytes = bytes
+    }
+
+    public var description: String {
+        "\(HumanReadable.counted(lines, "line")) or \(HumanReadable.megabytes(bytes))"
+    }
+}
+
+/// What one process has logged so far, and what its cap dropped.
+struct OutputLog {
+    enum Verdict {
+        case log
+        /// The first line over the cap: log a notice instead.
+        case logWithNotice
+        case drop
+    }
+
+    private(set) var lines = 0
+    private(set) var bytes = 0
+    private(set) var dropped = (lines: 0, bytes: 0)
+
+    mutating func admit(bytes count: Int, limit: OutputLimit) -> Verdict {
+        guard dropped.lines == 0, lines < limit.lines, bytes + count <= limit.bytes else {
+            let first = dropped.lines == 0
+            dropped.lines += 1
+            dropped.bytes += count
+            return first ? .logWithNotice : .drop
+        }
+        lines += 1
+        bytes += count
+        return .log
+    }
+}
