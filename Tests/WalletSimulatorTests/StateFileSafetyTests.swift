@@ -114,6 +114,21 @@ struct StateFileSafetyTests {
         #expect(report.discovery.isEmpty)
     }
 
+    @Test("discovery gives unreadable settings as every issuer's reason, not \"never opened\"")
+    func discoveryChecksTheSettings() async throws {
+        defer { try? FileManager.default.removeItem(at: state.url) }
+        try FileManager.default.createDirectory(at: state.deviceURL, withIntermediateDirectories: true)
+        let installed = InstalledApps(directory: ExampleBundles.directory)
+        try #require(!installed.apps.isEmpty)
+        let flow = AddCardFlow(installed: installed, device: device, configuration: HostConfiguration(), userAgent: nil)
+        let issuers = await flow.discover(.iphone)
+        #expect(issuers.count == installed.apps.count)
+        for issuer in issuers {
+            #expect(!issuer.listed)
+            #expect(issuer.reason == "cannot read the device settings \(state.deviceURL.path): it is a directory")
+        }
+    }
+
     @Test("an App Group identifier that is not one directory name is refused, naming it, and nothing is created",
           arguments: ["", ".", "..", "../elsewhere", "a/b"])
     func containerRefused(_ identifier: String) throws {
