@@ -80,6 +80,7 @@ struct AddCardCommand {
             userAgent = nil
         }
         let state = StateDirectory(url: stateURL)
+        try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
         configuration.events = try EventLogFile(directory: state.logsURL)
         let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,

@@ -55,7 +55,7 @@ do {
     FileHandle.standardError.write(Data("wallet-host: \(error)\n\n\(command?.usage ?? Commands.usage)\n".utf8))
     status = 2
 } catch {
-    FileHandle.standardError.write(Data("wallet-host: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("wallet-host: \(ErrorMessage.sentence(error))\n".utf8))
     status = 1
 }
 exit(status)

@@ -49,7 +49,13 @@ extension AddCardFlow {
         case .success(let result):
             entries = result.entries
         }
-        let library = (try? device.passes()) ?? []
+        let library: [PassRecord]
+        do {
+            library = try device.passes()
+        } catch {
+            _ = fail(method, "\(error)", milliseconds: outcome.totalMilliseconds, report: &report)
+            return nil
+        }
         let validation = PassEntryValidator().validate(entries, for: kind, library: library)
         report.findings += validation.findings.map(\.description)
         for finding in validation.findings { transcript("  ! \(finding)") }

@@ -60,6 +60,14 @@ public struct AddCardFlow: Sendable {
     }
 
     private func runFlow(_ options: AddCardOptions, runners: IssuerRunners, report: inout FlowReport) async {
+        // A library that cannot be read would look empty: every card would look new.
+        do {
+            try device.checkStateReadable()
+        } catch {
+            report.failure = "\(error)"
+            transcript("✘ \(error)")
+            return
+        }
         // 1-2. Discovery.
         let discovery = await Discovery(installed: installed, device: device, runners: runners, transcript: transcript)
             .run(for: options.device)

@@ -17,10 +17,19 @@ struct Discovery: Sendable {
 
     func run(for kind: DeviceKind) async -> Result {
         let started = ContinuousClock.now
-        let settings = (try? device.settings()) ?? DeviceSettings()
+        // Settings that cannot be read must not read as "no app was ever opened".
+        let settings: Swift.Result<DeviceSettings, any Error> = Swift.Result { try device.settings() }
         let issuers = await withTaskGroup(of: (Int, DiscoveredIssuer).self) { group in
             for (index, app) in installed.apps.enumerated() {
-                group.addTask { (index, await discover(app, kind: kind, settings: settings)) }
+                group.addTask {
+                    switch settings {
+                    case .success(let settings):
+                        return (index, await discover(app, kind: kind, settings: settings))
+                    case .failure(let error):
+                        return (index, DiscoveredIssuer(bundleIdentifier: app.bundleIdentifier, name: app.name, listed: false,
+                                                         reason: "\(error)"))
+                    }
+                }
             }
             var found: [(Int, DiscoveredIssuer)] = []
             for await item in group { found.append(item) }

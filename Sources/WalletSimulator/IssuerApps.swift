@@ -48,6 +48,8 @@ public struct AppLauncher: Sendable {
         guard let executable = app.executableURL else {
             throw StateError("\(app.url.path): the app has no executable to open")
         }
+        // Before the app runs: it cannot be recorded as opened in settings that cannot be read.
+        try device.checkStateReadable()
         let groups = try device.state.appGroupContainers(app.appGroups)
         var environment = HostConfiguration().baseEnvironment(appGroups: groups)
         environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier

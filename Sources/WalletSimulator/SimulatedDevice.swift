@@ -20,6 +20,14 @@ public struct SimulatedDevice: Sendable {
         self.state = state
     }
 
+    /// Reads every state file once, so that a command fails before it starts work when one
+    /// exists but cannot be read.
+    /// - Throws: ``StateError`` naming the first unreadable file.
+    public func checkStateReadable() throws {
+        _ = try passes()
+        _ = try settings()
+    }
+
     /// Every pass on both devices.
     public func passes() throws -> [PassRecord] {
         try state.read([PassRecord].self, from: state.passesURL, empty: [])

@@ -21,11 +21,20 @@ public struct WalletHostRun: Sendable {
 /// Runs the built `wallet-host` (``BuildProducts/walletHost``), as a user or CI would.
 public enum WalletHostCommand {
     /// Runs `wallet-host` with `arguments`, stdin `/dev/null`, and waits for it to exit.
+    /// - Parameters:
+    ///   - arguments: The command line after `wallet-host`.
+    ///   - launcher: A command that runs `wallet-host` in turn (`/usr/bin/setpriv --reuid=...`),
+    ///     its executable first; empty runs `wallet-host` directly.
     /// - Throws: When the executable cannot be started.
-    public static func run(_ arguments: [String]) throws -> WalletHostRun {
+    public static func run(_ arguments: [String], launcher: [String] = []) throws -> WalletHostRun {
         let process = Process()
-        process.executableURL = BuildProducts.walletHost
-        process.arguments = arguments
+        if let executable = launcher.first {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = launcher.dropFirst() + [BuildProducts.walletHost.path] + arguments
+        } else {
+            process.executableURL = BuildProducts.walletHost
+            process.arguments = arguments
+        }
         // stderr goes to a file, so that only one pipe is read and neither can fill up.
         let errorFile = TemporaryDirectory.uniqueURL(prefix: "wallet-host-stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)

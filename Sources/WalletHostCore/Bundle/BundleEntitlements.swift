@@ -97,7 +97,10 @@ enum EntitlementsReader {
                 findings.error(path, "\(groupsKey)[\(offset)]", "is \(element.typeName), not a string")
                 continue
             }
-            if !group.hasPrefix("group.") {
+            if let problem = AppGroupIdentifier.problem(group) {
+                findings.error(path, "\(groupsKey)[\(offset)]",
+                               "\"\(group)\" \(problem); the host names the group's container directory after it")
+            } else if !group.hasPrefix("group.") {
                 findings.warning(path, "\(groupsKey)[\(offset)]",
                                  "\"\(group)\" does not start with \"group.\", which iOS requires of App Group identifiers")
             }
