@@ -82,4 +82,27 @@ struct ManifestSizeLimitTests {
         expectNoErrors(findings)
         #expect(loaded != nil)
     }
+
+    @Test("an Info.plist that is a symbolic link is read through it, and its target's size counts")
+    func symlinkedInfoPlist() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try AppFixture().write(in: directory.url)
+        let infoPlist = url.appendingPathComponent("Info.plist")
+        let target = directory.url.appendingPathComponent("Real-Info.plist")
+        try FileManager.default.moveItem(at: infoPlist, to: target)
+        try FileManager.default.createSymbolicLink(at: infoPlist, withDestinationURL: target)
+
+        let (loaded, findings) = BundleLoader(registry: .wallet).loadApp(at: url)
+        expectNoErrors(findings)
+        #expect(loaded?.bundleIdentifier == BundleFixtureDefaults.appIdentifier)
+
+        let handle = try FileHandle(forWritingTo: target)
+        try handle.truncate(atOffset: 2 * 1_048_576)
+        try handle.close()
+        let (refused, tooLarge) = BundleLoader(registry: .wallet).loadApp(at: url)
+        #expect(refused?.name == nil)
+        expectFinding(tooLarge, .error, key: ValidationFinding.Key.file, pathSuffix: "Issuer.app/Info.plist",
+                      mentioning: "is 2097152 bytes (2 MB), over the 1 MB limit")
+    }
 }

@@ -33,7 +33,8 @@ enum PropertyListFile {
         }
         let data: Data
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            // attributesOfItem describes a symbolic link itself; the manifest is what it points to.
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
             // A FIFO or a device would block or never end; a manifest is a regular file.
             guard attributes[.type] as? FileAttributeType == .typeRegular else {
                 return .unreadable("is not a regular file")
@@ -46,7 +47,8 @@ enum PropertyListFile {
             defer { try? handle.close() }
             data = try handle.read(upToCount: byteLimit + 1) ?? Data()
             if data.count > byteLimit {
-                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.size]
+                    as? NSNumber)?.intValue
                 return .tooLarge(byteCount: max(size ?? data.count, data.count))
             }
         } catch {
