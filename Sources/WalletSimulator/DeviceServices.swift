@@ -4,6 +4,9 @@ import WalletWire
 
 /// Answers extensions' host-service requests from the simulated device: the pass library and
 /// watch pairing for every extension; `ui.*` (UI point only) through a user agent, when one is set.
+///
+/// As on iOS, where an app sees only the secure-element passes associated with it, the pass
+/// library answers each extension with its own issuer's passes: those its containing app added.
 public struct DeviceServices: HostServiceProvider {
     public let device: SimulatedDevice
     public let userAgent: (any UserAgent)?
@@ -18,12 +21,13 @@ public struct DeviceServices: HostServiceProvider {
         case WireMethod.passLibraryPasses:
             let params = try request.params(PassLibraryPassesParams.self)
             guard params.passType == "secureElement" else { return [WireSecureElementPass]() }
-            return try device.passes().map {
+            return try device.passes().filter { Self.belongs($0, to: request) }.map {
                 WireSecureElementPass(primaryAccountIdentifier: $0.primaryAccountIdentifier,
                                       primaryAccountNumberSuffix: $0.primaryAccountNumberSuffix,
                                       deviceName: $0.deviceName, isRemotePass: $0.isRemotePass)
             }
         case WireMethod.watchIsPaired:
+            _ = try request.params(NoParams.self)
             return try device.settings().watchPaired
         case WireMethod.uiPrompt, WireMethod.uiBiometric:
             guard request.role == .ui else {
@@ -40,6 +44,16 @@ public struct DeviceServices: HostServiceProvider {
         default:
             throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "the host offers no service \(request.method)")
         }
+    }
+
+    /// Whether the extension that made the request may see the pass: its issuer is the
+    /// extension's containing app. An extension loaded on its own has no known app; iOS requires
+    /// an extension's identifier to start with its app's and a dot, so that stands in for it.
+    static func belongs(_ pass: PassRecord, to request: ServiceRequest) -> Bool {
+        if let app = request.containingAppBundleIdentifier {
+            return pass.issuer == app
+        }
+        return request.bundleIdentifier.hasPrefix(pass.issuer + ".")
     }
 }
 

@@ -3,6 +3,11 @@ import WalletWire
 
 /// Reads a property list file (XML or binary) whose top level must be a dictionary.
 enum PropertyListFile {
+    /// The largest manifest (Info.plist, .entitlements) the host reads: 1 MiB. Real manifests are
+    /// a few kilobytes; parsing is what costs (a 50 MB Info.plist took 8.6 s and 530 MB), so a
+    /// bigger file is refused from its size, before a byte of it is read.
+    static let byteLimit = 1_048_576
+
     /// What reading a property list file gave.
     enum Outcome {
         case dictionary([String: PropertyListValue])
@@ -13,8 +18,11 @@ enum PropertyListFile {
         case malformed(String)
         /// A valid property list whose top level is not a dictionary; the value is its type name.
         case notDictionary(String)
+        /// The file is over ``PropertyListFile/byteLimit``; it was not parsed.
+        case tooLarge(byteCount: Int)
     }
 
+    /// Reads and parses the file, refusing one over ``byteLimit`` without reading it.
     static func read(_ url: URL) -> Outcome {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -25,7 +33,24 @@ enum PropertyListFile {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // attributesOfItem describes a symbolic link itself; the manifest is what it points to.
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+            // A FIFO or a device would block or never end; a manifest is a regular file.
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                return .unreadable("is not a regular file")
+            }
+            if let size = (attributes[.size] as? NSNumber)?.intValue, size > byteLimit {
+                return .tooLarge(byteCount: size)
+            }
+            // The file may grow between the size check and the read: read at most one byte over.
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: byteLimit + 1) ?? Data()
+            if data.count > byteLimit {
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.size]
+                    as? NSNumber)?.intValue
+                return .tooLarge(byteCount: max(size ?? data.count, data.count))
+            }
         } catch {
             return .unreadable("cannot be read (\(error.localizedDescription))")
         }
@@ -64,6 +89,9 @@ extension PropertyListFile.Outcome {
         case .missing: problem = missingProblem
         case .unreadable(let reason), .malformed(let reason): problem = reason
         case .notDictionary(let typeName): problem = "the top level is \(typeName), not a dictionary"
+        case .tooLarge(let byteCount):
+            problem = "is \(byteCount) bytes (\(HumanReadable.megabytes(byteCount))), over the \(HumanReadable.megabytes(PropertyListFile.byteLimit)) "
+                + "limit for a manifest; it was not read (real manifests are a few kilobytes)"
         }
         return ValidationFinding(.error, path: url.path, key: ValidationFinding.Key.file, problem: problem)
     }

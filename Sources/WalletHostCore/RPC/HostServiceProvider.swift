@@ -8,7 +8,29 @@ public struct ServiceRequest: Sendable {
     public var line: Data
     public var extensionPoint: String
     public var role: ExtensionRole
+    /// The extension's own bundle identifier.
     public var bundleIdentifier: String
+    /// The bundle identifier of the app the extension belongs to (its issuer), nil for an
+    /// extension loaded on its own, outside an app's `PlugIns`.
+    public var containingAppBundleIdentifier: String?
+
+    /// Creates a request; the host makes one for every service request an extension sends.
+    /// - Parameters:
+    ///   - method: The service method, for example `passLibrary.passes`.
+    ///   - line: The raw request line, parameters included.
+    ///   - extensionPoint: The extension point identifier of the extension that asked.
+    ///   - role: Whether that extension is the UI one.
+    ///   - bundleIdentifier: Its bundle identifier.
+    ///   - containingAppBundleIdentifier: Its containing app's bundle identifier, when it has one.
+    public init(method: String, line: Data, extensionPoint: String, role: ExtensionRole, bundleIdentifier: String,
+                containingAppBundleIdentifier: String?) {
+        self.method = method
+        self.line = line
+        self.extensionPoint = extensionPoint
+        self.role = role
+        self.bundleIdentifier = bundleIdentifier
+        self.containingAppBundleIdentifier = containingAppBundleIdentifier
+    }
 
     /// The request's parameters decoded as `type`.
     /// - Throws: ``RPCErrorObject`` with ``RPCErrorCode/invalidParams`` naming the bad key.

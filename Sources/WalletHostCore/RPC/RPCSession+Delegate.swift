@@ -265,7 +265,8 @@ extension RPCSession {
             return
         }
         let request = ServiceRequest(method: method, line: line, extensionPoint: context.extensionPoint, role: context.role,
-                                     bundleIdentifier: context.bundleIdentifier)
+                                     bundleIdentifier: context.bundleIdentifier,
+                                     containingAppBundleIdentifier: context.containingAppBundleIdentifier)
         Task {
             do {
                 let result = try await services.respond(to: request)

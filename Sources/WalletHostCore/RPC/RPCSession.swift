@@ -35,6 +35,8 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Fixed facts and rules of the session.
     struct Context: Sendable {
         var bundleIdentifier: String
+        /// The app the extension belongs to; host services answer for that issuer only.
+        var containingAppBundleIdentifier: String?
         var executableName: String
         var extensionPoint: String
         var role: ExtensionRole

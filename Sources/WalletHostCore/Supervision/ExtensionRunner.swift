@@ -164,7 +164,9 @@ public actor ExtensionRunner {
             memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval,
             outputLimit: configuration.outputLimit, events: configuration.events)
         let sessionContext = RPCSession.Context(
-            bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
+            bundleIdentifier: descriptor.bundleIdentifier,
+            containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
+            executableName: descriptor.executableName,
             extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
             events: configuration.events, services: configuration.services)
