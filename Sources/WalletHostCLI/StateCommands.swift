@@ -15,7 +15,11 @@ struct StateCommands {
                       Limit list, remove and reset to the iPhone or the watch; add puts the pass there \
                       (default iphone).
                       """),
-                  .valued("issuer", "ID", help: "add: the issuer recorded with the pass (default manual)."),
+                  .valued("issuer", "ID", help: """
+                      add: the issuer app's bundle identifier recorded with the pass (default manual). An \
+                      extension sees only its own issuer's passes in passLibrary.passes, so a pass meant to be \
+                      seen by an issuer's status needs its --issuer.
+                      """),
                   .valued("suffix", "DIGITS", help: "add: the primary account number suffix (default 0000)."),
                   CommonOptions.state,
                   CommonOptions.json.withHelp("Print the result as JSON.")])
