@@ -9,7 +9,14 @@ extension WalletConformance {
         ConformanceCheckDefinition(id: "entries-valid",
                                    title: "Pass entries pass Wallet's checks (unique identifiers, titles, 1536 x 969 art, configuration)") {
             context in
-            let library = (try? device.passes()) ?? []
+            let library: [PassRecord]
+            var libraryNote: String?
+            do {
+                library = try device.passes()
+            } catch {
+                library = []
+                libraryNote = "not checked against the pass library, which could not be read: \(error)"
+            }
             var parts: [String] = []
             var missing: [String] = []
             var findings: [EntryFinding] = []
@@ -36,6 +43,7 @@ extension WalletConformance {
                 return .skipped("skipped: \(parts.joined(separator: "; ")): no entries were offered, so there is nothing to validate")
             }
             var evidence = parts.joined(separator: "; ")
+            if let libraryNote { evidence += "; \(libraryNote)" }
             if !missing.isEmpty { evidence += "; \(HumanReadable.list(missing)) not validated (no result of the documented shape)" }
             if let error = findings.first(where: \.isError) {
                 return .failed(evidence + "; the first error: \(error.conformanceLabel): \(error.field): \(error.problem)")
