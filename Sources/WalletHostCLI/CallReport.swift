@@ -16,7 +16,8 @@ enum CallReport {
             lines.append("\(outcome.method) FAILED -> \(process)")
             lines.append("  \(error.message)")
             if let lateNote { lines.append("  \(lateNote)") }
-            let seen = error.diagnostics.lines.filter { !$0.hasPrefix("peak footprint") }
+            // The timing line below gives the peak footprint.
+            let seen = error.diagnostics.lines(includingFootprint: false)
             if !seen.isEmpty {
                 lines.append("  what else the host saw during the call:")
                 lines += seen.map { "    \($0)" }

@@ -26,11 +26,14 @@ public struct CallDiagnostics: Sendable, Equatable {
     }
 
     /// One line per fact, for the human report ("fd 4: not valid JSON: garbage").
-    public var lines: [String] {
+    /// - Parameter includingFootprint: false when the report shows the peak footprint elsewhere.
+    public func lines(includingFootprint: Bool = true) -> [String] {
         var lines = protocolViolations.map { "fd 4: \($0)" }
         lines += stderrTail.map { "stderr: \($0)" }
         if let termination { lines.append("process \(termination.sentence)") }
-        if let peakFootprintBytes { lines.append("peak footprint \(HumanReadable.megabytes(peakFootprintBytes))") }
+        if includingFootprint, let peakFootprintBytes {
+            lines.append("peak footprint \(HumanReadable.megabytes(peakFootprintBytes))")
+        }
         return lines
     }
 }

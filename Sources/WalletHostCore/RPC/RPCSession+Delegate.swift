@@ -69,7 +69,7 @@ extension RPCSession {
             let failure = ExtensionCallError(.invalidResponse, code: RPCErrorCode.protocolViolation,
                                              message: "\(processName) answered \(call.method) with an unusable response: \(violation.detail)",
                                              diagnostics: diagnostics)
-            finish(call, id: id, outcome: .failure(failure), wireError: nil)
+            finish(call, id: id, outcome: .failure(failure))
             return
         }
         violated(violation)
@@ -126,7 +126,7 @@ extension RPCSession {
         let resolution = state.withLock { $0.book.resolve(id, cancelAcknowledgement: acknowledgement) }
         switch resolution {
         case .live(let call):
-            finish(call, id: id, outcome: outcome, wireError: wireError)
+            finish(call, id: id, outcome: outcome)
         case .late(let expired, let acknowledged):
             let late = HostEvent.LateCompletion(method: expired.method, requestID: id.logged,
                                                 milliseconds: (.now - expired.askedAt).milliseconds,
@@ -144,8 +144,7 @@ extension RPCSession {
     /// Resumes a call's waiter with its outcome, after one last footprint sample (so even a
     /// call shorter than the sampling interval has a peak), then records its `result` or
     /// `error` event: the caller does not wait for the log.
-    private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>,
-                        wireError: RPCErrorObject?) {
+    private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>) {
         let now = ContinuousClock.now
         let peak = [call.peakFootprintBytes, supervisor.sampleFootprintNow()].compactMap { $0 }.max()
         if call.waiter.opensGate, case .success(let line) = outcome,
@@ -155,17 +154,8 @@ extension RPCSession {
             openGate(implemented: initialize.methods)
         }
         call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
-        let elapsed = (now - call.askedAt).milliseconds
-        if let wireError {
-            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged, milliseconds: elapsed,
-                                                    footprintBytes: peak, code: wireError.code, reason: wireError.message)))
-        } else if case .failure(let failure) = outcome {
-            record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged, milliseconds: elapsed,
-                                                    footprintBytes: peak, code: failure.code, reason: failure.message)))
-        } else {
-            record(.result(HostEvent.Completion(method: call.method, requestID: id.logged, milliseconds: elapsed,
-                                                footprintBytes: peak)))
-        }
+        let failure: ExtensionCallError? = if case .failure(let failure) = outcome { failure } else { nil }
+        recordEnd(of: call.method, id: id, askedAt: call.askedAt, at: now, footprint: peak, failure: failure)
     }
 
     /// fd 4 ended. Usually the first sign of an exit (the pidfd follows within milliseconds and

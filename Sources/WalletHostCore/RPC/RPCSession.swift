@@ -132,9 +132,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                         Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
                     } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                             message: "\(processName) ended before \(method) could be sent")
-                    record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.logged,
-                                                            milliseconds: (.now - askedAt).milliseconds, footprintBytes: nil,
-                                                            code: error.code, reason: error.message)))
+                    recordEnd(of: method, id: id, askedAt: askedAt, at: .now, footprint: nil, failure: error)
                     return .failure(error)
                 }
                 return .success(())
@@ -178,12 +176,23 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// `call` event is closed by exactly one `result`, `error` or `deadlineMiss`.
     func fail(_ call: CallBook<Waiter>.Pending, id: RequestID, with error: ExtensionCallError) {
         let now = ContinuousClock.now
-        record(.error(HostEvent.ErrorCompletion(method: call.method, requestID: id.logged,
-                                                milliseconds: (now - call.askedAt).milliseconds,
-                                                footprintBytes: call.peakFootprintBytes, code: error.code,
-                                                reason: error.message)))
+        recordEnd(of: call.method, id: id, askedAt: call.askedAt, at: now, footprint: call.peakFootprintBytes, failure: error)
         call.waiter.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
                                                 sentAt: call.sentAt, finishedAt: now))
+    }
+
+    /// Records the event that closes call `id`: `result`, or `error` with the failure's code and
+    /// sentence (the extension's own for its error responses).
+    func recordEnd(of method: String, id: RequestID, askedAt: ContinuousClock.Instant, at now: ContinuousClock.Instant,
+                   footprint: Int?, failure: ExtensionCallError?) {
+        let milliseconds = (now - askedAt).milliseconds
+        if let failure {
+            record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.logged, milliseconds: milliseconds,
+                                                    footprintBytes: footprint, code: failure.code, reason: failure.message)))
+        } else {
+            record(.result(HostEvent.Completion(method: method, requestID: id.logged, milliseconds: milliseconds,
+                                                footprintBytes: footprint)))
+        }
     }
 
     /// What else the host saw during `call`.

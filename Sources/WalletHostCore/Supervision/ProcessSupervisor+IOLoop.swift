@@ -10,6 +10,8 @@ let idlePollInterval: Duration = .milliseconds(50)
 
 /// The I/O thread's own mutable state (never shared, so no lock).
 struct IOLoopState {
+    /// The protocol layer, told of frames, timers, samples and the exit.
+    let delegate: any ProcessSupervisorDelegate
     var rpcFramer = LineFramer()
     var stdoutFramer = LineFramer(maximumLineBytes: 64 * 1024)
     var stderrFramer = LineFramer(maximumLineBytes: 64 * 1024)
@@ -24,13 +26,13 @@ struct IOLoopState {
 
 extension ProcessSupervisor {
     /// The I/O thread's body: returns after the process was reaped and its exit reported.
-    func runLoop() {
+    func runLoop(delegate: any ProcessSupervisorDelegate) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
-        var loop = IOLoopState()
+        var loop = IOLoopState(delegate: delegate)
         while true {
             let now = ContinuousClock.now
-            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now)
+            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now, delegate: delegate)
             var fds = [
                 pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
@@ -55,17 +57,17 @@ extension ProcessSupervisor {
                 return
             }
             let after = ContinuousClock.now
-            delegate?.supervisorTimersDue(self, now: after)
+            delegate.supervisorTimersDue(self, now: after)
             if callsInFlight && after - loop.lastSample >= context.sampleInterval {
                 loop.lastSample = after
-                sampleFootprint()
+                sampleFootprint(delegate: delegate)
             }
         }
     }
 
     /// The poll timeout in milliseconds, whether output is waiting, whether calls are in flight.
-    private func pollPlan(now: ContinuousClock.Instant) -> (Int32, Bool, Bool) {
-        let plan = delegate?.supervisorTimerPlan(self) ?? (wakeAt: nil, callsInFlight: false)
+    private func pollPlan(now: ContinuousClock.Instant, delegate: any ProcessSupervisorDelegate) -> (Int32, Bool, Bool) {
+        let plan = delegate.supervisorTimerPlan(self)
         var nearest = plan.wakeAt
         if plan.callsInFlight {
             let nextSample = now + context.sampleInterval
@@ -112,11 +114,11 @@ extension ProcessSupervisor {
             guard let count else { return }
             if count == 0 {
                 loop.rpcOpen = false
-                delegate?.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
+                loop.delegate.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
                 return
             }
             for frame in loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-                delegate?.supervisor(self, received: frame)
+                loop.delegate.supervisor(self, received: frame)
             }
         }
     }
@@ -167,7 +169,7 @@ extension ProcessSupervisor {
 
     // MARK: Memory
 
-    private func sampleFootprint() {
+    private func sampleFootprint(delegate: any ProcessSupervisorDelegate) {
         guard let footprint = footprint.sample() else { return }
         let overLimit = state.withLock { state -> Bool in
             state.lastFootprint = footprint
@@ -175,7 +177,7 @@ extension ProcessSupervisor {
             state.memoryKillFootprint = footprint
             return true
         }
-        delegate?.supervisor(self, sampledFootprint: footprint)
+        delegate.supervisor(self, sampledFootprint: footprint)
         if overLimit {
             record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes)))
             child.signalGroup(SIGKILL)
@@ -222,12 +224,8 @@ extension ProcessSupervisor {
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
                                     footprintBytes: deathFootprint, description: exit.description)))
         recordDroppedOutput()
-        delegate?.supervisor(self, processExited: exit)
-        let waiters = state.withLock { state in
-            // The protocol layer is done with; drop the reference so nothing keeps it alive.
-            state.delegate = nil
-            return state.exitWaiters.takeAll()
-        }
+        loop.delegate.supervisor(self, processExited: exit)
+        let waiters = state.withLock { $0.exitWaiters.takeAll() }
         for waiter in waiters { waiter.resume(returning: exit) }
         reportExit(exit)
     }

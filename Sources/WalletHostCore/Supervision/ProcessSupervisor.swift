@@ -50,7 +50,6 @@ final class ProcessSupervisor: Sendable {
 
     struct State {
         var phase = Phase.running
-        var delegate: (any ProcessSupervisorDelegate)?
         /// Bytes the pipe did not take yet; the I/O thread writes them when fd 3 drains.
         var outgoing = Data()
         /// When the I/O thread will look at the timers again at the latest.
@@ -100,15 +99,14 @@ final class ProcessSupervisor: Sendable {
     }
 
     /// Starts the I/O thread, which reports to `delegate` until the process is reaped.
+    /// The thread holds the delegate until then, and no one else does: reading it takes no
+    /// lock on the hot path, and the reference is gone with the thread.
     func start(delegate: any ProcessSupervisorDelegate) {
-        state.withLock { $0.delegate = delegate }
-        let thread = Thread { [self] in runLoop() }
+        let thread = Thread { [self] in runLoop(delegate: delegate) }
         thread.name = "wallet-host.io.\(child.pid)"
         thread.stackSize = 512 * 1024
         thread.start()
     }
-
-    var delegate: (any ProcessSupervisorDelegate)? { state.withLock { $0.delegate } }
 
     var phase: Phase { state.withLock { $0.phase } }
 
