@@ -30,9 +30,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CWalletSpawn"),
+        // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "WalletWire"),
         .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
-        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
+        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,

@@ -1,0 +1,86 @@
+import WalletWire
+
+/// The checks on the entitlements signed into the app and its Wallet extensions: the
+/// provisioning entitlement, App Groups and keychain access groups.
+struct EntitlementChecks {
+    var policy: BundlePolicy
+
+    static let keychainAccessGroups = "keychain-access-groups"
+    private typealias Key = ValidationFinding.Key
+
+    func run(on build: DeviceBuild, findings: inout [ValidationFinding]) {
+        checkProvisioningEntitlement(of: build.app, consequence: "\(policy.hostName) will not list the app", findings: &findings)
+        for bundle in build.walletExtensions {
+            checkProvisioningEntitlement(of: bundle, consequence: "\(policy.hostName) will not load this extension, so it will not list the app",
+                                         findings: &findings)
+        }
+        checkAppGroups(build, findings: &findings)
+        checkKeychainGroups(build, findings: &findings)
+    }
+
+    private func checkProvisioningEntitlement(of bundle: DeviceBundle, consequence: String, findings: inout [ValidationFinding]) {
+        guard let key = policy.requiredEntitlement, let entitlements = bundle.entitlements else { return }
+        switch entitlements[key] {
+        case .bool(true)?:
+            return
+        case nil:
+            findings.append(.error, .paymentPassEntitlement, bundle.entitlementsPath, key, "missing from \(bundle.name)'s signed entitlements; \(consequence)")
+        case let value?:
+            findings.append(.error, .paymentPassEntitlement, bundle.entitlementsPath, key,
+                            "is \(value.boolValue == false ? "false" : value.typeName) in \(bundle.name)'s signed entitlements, not true; \(consequence)")
+        }
+    }
+
+    private func checkAppGroups(_ build: DeviceBuild, findings: inout [ValidationFinding]) {
+        let key = Key.applicationGroups
+        for bundle in [build.app] + build.walletExtensions {
+            for group in bundle.entitlementList(key) where !group.hasPrefix("group.") {
+                findings.append(.warning, .appGroups, bundle.entitlementsPath, key,
+                                "\"\(group)\" does not start with \"group.\", which iOS requires of App Group identifiers")
+            }
+        }
+        guard build.app.entitlements != nil else { return }
+        let appGroups = Set(build.app.entitlementList(key))
+        for bundle in build.walletExtensions where bundle.entitlements != nil {
+            guard let difference = Self.difference(app: appGroups, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
+            var problem = "\(bundle.name)'s App Groups differ from \(build.app.name)'s: \(difference)"
+            if let errorName = policy.appGroupMismatchErrorName {
+                problem += "; on a device the extension cannot reach the app's data and \(policy.hostName) fails with \(errorName)"
+            }
+            findings.append(.error, .appGroups, bundle.entitlementsPath, key, problem)
+        }
+    }
+
+    private func checkKeychainGroups(_ build: DeviceBuild, findings: inout [ValidationFinding]) {
+        let key = Self.keychainAccessGroups
+        for bundle in [build.app] + build.walletExtensions {
+            guard let team = bundle.teamIdentifier else { continue }
+            for group in bundle.entitlementList(key) where !group.hasPrefix(team + ".") {
+                let reason = BuildVariableExpander.containsReference(group)
+                    ? "still holds a build variable, which signing should have replaced"
+                    : "does not start with the team prefix \"\(team).\""
+                findings.append(.error, .keychainGroups, bundle.entitlementsPath, key,
+                                "\"\(group)\" \(reason); the device refuses to install the app (invalid entitlements)")
+            }
+        }
+        guard build.app.entitlements != nil else { return }
+        let appGroups = Set(build.app.entitlementList(key))
+        for bundle in build.walletExtensions where bundle.entitlements != nil {
+            guard let difference = Self.difference(app: appGroups, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
+            findings.append(.warning, .keychainGroups, bundle.entitlementsPath, key,
+                            "\(bundle.name)'s keychain access groups differ from \(build.app.name)'s: \(difference); "
+                                + "the extension cannot read credentials the app saved in a group it lacks (errSecItemNotFound)")
+        }
+    }
+
+    /// "only X has a, b; only the app has c", or nil when the sets are equal.
+    static func difference(app: Set<String>, bundle: Set<String>, bundleName: String) -> String? {
+        guard app != bundle else { return nil }
+        var parts: [String] = []
+        let onlyInBundle = bundle.subtracting(app).sorted()
+        let onlyInApp = app.subtracting(bundle).sorted()
+        if !onlyInBundle.isEmpty { parts.append("only \(bundleName) has \(onlyInBundle.joined(separator: ", "))") }
+        if !onlyInApp.isEmpty { parts.append("only the app has \(onlyInApp.joined(separator: ", "))") }
+        return parts.joined(separator: "; ")
+    }
+}
