@@ -23,6 +23,8 @@ struct DeviceBundle {
     var entitlements: [String: PropertyListValue]?
     /// Where ``entitlements`` came from, as findings name it: the executable or the loose file.
     var entitlementsPath: String
+    /// Whether ``entitlements`` were signed into the executable (false: the loose-file fallback).
+    var entitlementsAreSigned = true
     /// `embedded.mobileprovision`, when the bundle has a readable one.
     var profile: ProvisioningProfile?
     /// `embedded.mobileprovision` as findings name it.
@@ -36,6 +38,11 @@ struct DeviceBundle {
     /// `NSExtension.NSExtensionAttributes`, for an extension that has them.
     var extensionAttributes: [String: PropertyListValue]? {
         info["NSExtension"]?.dictionaryValue?["NSExtensionAttributes"]?.dictionaryValue
+    }
+
+    /// "MyIssuer.app's signed entitlements", or "... entitlements file" for the fallback.
+    var entitlementsDescription: String {
+        "\(name)'s \(entitlementsAreSigned ? "signed entitlements" : "entitlements file")"
     }
 
     /// A string entitlement.

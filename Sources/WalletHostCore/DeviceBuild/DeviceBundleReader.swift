@@ -120,6 +120,7 @@ struct DeviceBundleReader {
         case .success(let values):
             bundle.entitlements = values
             bundle.entitlementsPath = tree.displayPath(path)
+            bundle.entitlementsAreSigned = false
             findings.append(.note, .codeSignature, tree.displayPath(path), Key.file,
                             "checked in place of signed entitlements; a device reads only those signed into the executable")
         case .failure(let problem):

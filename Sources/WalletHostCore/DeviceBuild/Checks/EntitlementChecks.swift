@@ -24,10 +24,10 @@ struct EntitlementChecks {
         case .bool(true)?:
             return
         case nil:
-            findings.append(.error, .paymentPassEntitlement, bundle.entitlementsPath, key, "missing from \(bundle.name)'s signed entitlements; \(consequence)")
+            findings.append(.error, .paymentPassEntitlement, bundle.entitlementsPath, key, "missing from \(bundle.entitlementsDescription); \(consequence)")
         case let value?:
             findings.append(.error, .paymentPassEntitlement, bundle.entitlementsPath, key,
-                            "is \(value.boolValue == false ? "false" : value.typeName) in \(bundle.name)'s signed entitlements, not true; \(consequence)")
+                            "is \(value.boolValue == false ? "false" : value.typeName) in \(bundle.entitlementsDescription), not true; \(consequence)")
         }
     }
 

@@ -41,12 +41,14 @@ struct ProvisioningProfile {
     /// ContentInfo { contentType signedData, [0] SignedData { version, digestAlgorithms,
     /// encapContentInfo { eContentType, [0] OCTET STRING }, ... } }.
     private static func encapsulatedContent(of data: Data) throws(DERFormatError) -> Data {
+        let notSignedData = DERFormatError("is not a CMS SignedData envelope, which a provisioning profile is")
         let (contentInfo, _) = try DERElement.read(data)
+        guard contentInfo.tag == DERElement.sequenceTag else { throw notSignedData }
         let parts = try contentInfo.children()
-        guard contentInfo.tag == DERElement.sequenceTag, parts.count >= 2,
+        guard parts.count >= 2,
               parts[0].tag == DERElement.objectIdentifierTag, parts[0].content == signedDataIdentifier,
               parts[1].tag == DERElement.contextZeroTag else {
-            throw DERFormatError("is not a CMS SignedData envelope, which a provisioning profile is")
+            throw notSignedData
         }
         guard let signedData = try parts[1].children().first, signedData.tag == DERElement.sequenceTag else {
             throw DERFormatError("has a CMS envelope without its SignedData")
