@@ -28,16 +28,18 @@ public struct IssuerBuildFixture {
         public var profile: [String: Any]?
         /// Replace the executable with these bytes.
         public var executableOverride: Data?
+        /// Bytes appended to the executable, standing in for code (benchmarks use it for size).
+        public var executablePadding = Data()
 
         /// The executable's bytes.
         public func executable() -> Data {
-            if let executableOverride { return executableOverride }
+            if let executableOverride { return executableOverride + executablePadding }
             let plist = (try? PropertyListSerialization.data(fromPropertyList: entitlements, format: .xml, options: 0)) ?? Data()
             let arm64 = MachOBuilder(signature: signature ?? .entitlements(plist), definedSymbols: definedSymbols)
             var intel = arm64
             intel.cpuType = MachOBuilder.cpuTypeX86_64
-            if simulatorOnly { return intel.thin() }
-            return universal ? MachOBuilder.universal([arm64, intel]) : arm64.thin()
+            if simulatorOnly { return intel.thin() + executablePadding }
+            return (universal ? MachOBuilder.universal([arm64, intel]) : arm64.thin()) + executablePadding
         }
 
         /// Every file of the bundle, by path inside it.
@@ -112,7 +114,21 @@ public struct IssuerBuildFixture {
         return IssuerBuildFixture(app: app, extensions: [nonUI, ui])
     }
 
-    /// The extension whose directory name starts with `prefix` (`MyIssuerUI.`).
+    /// Bytes that compress about as well as compiled code (roughly 2 to 1): pseudo-random
+    /// words with every other one zero, fixed by `seed`.
+    public static func codeLikeBytes(count: Int, seed: UInt64 = 1) -> Data {
+        var state = seed | 1
+        var words = [UInt64](repeating: 0, count: (count + 7) / 8)
+        for index in stride(from: 0, to: words.count, by: 2) {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            words[index] = state
+        }
+        return words.withUnsafeBytes { Data($0.prefix(count)) }
+    }
+
+    /// The extension with this directory name (`MyIssuerUI.appex`).
     public subscript(extension directoryName: String) -> Bundle {
         get { extensions.first { $0.directoryName == directoryName }! }
         set { extensions[extensions.firstIndex { $0.directoryName == directoryName }!] = newValue }

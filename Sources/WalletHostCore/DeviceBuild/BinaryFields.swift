@@ -24,10 +24,12 @@ extension Data {
         field(at: offset, width: 8, bigEndian: true)
     }
 
-    /// `count` bytes from `offset`, or nil when they are not all there.
+    /// `count` bytes from `offset`, or nil when they are not all there. The bytes are a slice
+    /// sharing this data's storage (no copy of a mapped archive or a large executable); every
+    /// reader here counts offsets from a slice's own start.
     func bytes(at offset: Int, count: Int) -> Data? {
         guard offset >= 0, count >= 0, offset <= self.count, count <= self.count - offset else { return nil }
-        return subdata(in: (startIndex + offset)..<(startIndex + offset + count))
+        return self[(startIndex + offset)..<(startIndex + offset + count)]
     }
 
     private func field(at offset: Int, width: Int, bigEndian: Bool = false) -> UInt64? {
