@@ -63,30 +63,14 @@ public struct ZipWriter {
             } else {
                 placement = (body.count, compressed.count)
                 body.appendLittleEndian(UInt32(0x0403_4b50))
-                body.appendLittleEndian(UInt16(20))
-                body.appendLittleEndian(UInt16(0))
-                body.appendLittleEndian(method)
-                body.appendLittleEndian(Self.dosTimeAndDate)
-                body.appendLittleEndian(checksum)
-                body.appendLittleEndian(UInt32(compressed.count))
-                body.appendLittleEndian(UInt32(truncatingIfNeeded: size))
-                body.appendLittleEndian(UInt16(name.count))
-                body.appendLittleEndian(UInt16(0))
+                body.append(Self.sharedHeaderFields(method: method, checksum: checksum, compressedSize: compressed.count, size: size, nameLength: name.count))
                 body.append(name)
                 body.append(compressed)
             }
             written[entry.name] = placement
             central.appendLittleEndian(UInt32(0x0201_4b50))
             central.appendLittleEndian(UInt16(0x0314))  // made by Unix, version 2.0
-            central.appendLittleEndian(UInt16(20))
-            central.appendLittleEndian(UInt16(0))
-            central.appendLittleEndian(method)
-            central.appendLittleEndian(Self.dosTimeAndDate)
-            central.appendLittleEndian(checksum)
-            central.appendLittleEndian(UInt32(placement.compressedSize))
-            central.appendLittleEndian(UInt32(truncatingIfNeeded: size))
-            central.appendLittleEndian(UInt16(name.count))
-            central.appendLittleEndian(UInt16(0))
+            central.append(Self.sharedHeaderFields(method: method, checksum: checksum, compressedSize: placement.compressedSize, size: size, nameLength: name.count))
             central.appendLittleEndian(UInt16(0))
             central.appendLittleEndian(UInt16(0))
             central.appendLittleEndian(UInt16(0))
@@ -105,6 +89,22 @@ public struct ZipWriter {
         archive.appendLittleEndian(UInt32(body.count))
         archive.appendLittleEndian(UInt16(0))
         return archive
+    }
+
+    /// The fields local and central headers share: version needed, flags, method, time and date,
+    /// CRC-32, both sizes, name length and an empty extra field.
+    private static func sharedHeaderFields(method: UInt16, checksum: UInt32, compressedSize: Int, size: Int, nameLength: Int) -> Data {
+        var fields = Data()
+        fields.appendLittleEndian(UInt16(20))
+        fields.appendLittleEndian(UInt16(0))
+        fields.appendLittleEndian(method)
+        fields.appendLittleEndian(dosTimeAndDate)
+        fields.appendLittleEndian(checksum)
+        fields.appendLittleEndian(UInt32(compressedSize))
+        fields.appendLittleEndian(UInt32(truncatingIfNeeded: size))
+        fields.appendLittleEndian(UInt16(nameLength))
+        fields.appendLittleEndian(UInt16(0))
+        return fields
     }
 
     /// Raw deflate at the best compression, as zip method 8 stores it.

@@ -39,16 +39,11 @@ struct EntitlementChecks {
                                 "\"\(group)\" does not start with \"group.\", which iOS requires of App Group identifiers")
             }
         }
-        guard build.app.entitlements != nil else { return }
-        let appGroups = Set(build.app.entitlementList(key))
-        for bundle in build.walletExtensions where bundle.entitlements != nil {
-            guard let difference = Self.difference(app: appGroups, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
-            var problem = "\(bundle.name)'s App Groups differ from \(build.app.name)'s: \(difference)"
-            if let errorName = policy.appGroupMismatchErrorName {
-                problem += "; on a device the extension cannot reach the app's data and \(policy.hostName) fails with \(errorName)"
-            }
-            findings.append(.error, .appGroups, bundle.entitlementsPath, key, problem)
+        var consequence = ""
+        if let errorName = policy.appGroupMismatchErrorName {
+            consequence = "; on a device the extension cannot reach the app's data and \(policy.hostName) fails with \(errorName)"
         }
+        compareWithApp(build, key: key, listName: "App Groups", severity: .error, check: .appGroups, consequence: consequence, findings: &findings)
     }
 
     private func checkKeychainGroups(_ build: DeviceBuild, findings: inout [ValidationFinding]) {
@@ -63,13 +58,27 @@ struct EntitlementChecks {
                                 "\"\(group)\" \(reason); the device refuses to install the app (invalid entitlements)")
             }
         }
+        compareWithApp(build, key: key, listName: "keychain access groups", severity: .warning, check: .keychainGroups,
+                       consequence: "; the extension cannot read credentials the app saved in a group it lacks (errSecItemNotFound)",
+                       findings: &findings)
+    }
+
+    /// A finding for each Wallet extension whose list under `key` is not the app's, as a set.
+    private func compareWithApp(
+        _ build: DeviceBuild,
+        key: String,
+        listName: String,
+        severity: ValidationFinding.Severity,
+        check: DeviceBuildCheck,
+        consequence: String,
+        findings: inout [ValidationFinding]
+    ) {
         guard build.app.entitlements != nil else { return }
-        let appGroups = Set(build.app.entitlementList(key))
+        let appList = Set(build.app.entitlementList(key))
         for bundle in build.walletExtensions where bundle.entitlements != nil {
-            guard let difference = Self.difference(app: appGroups, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
-            findings.append(.warning, .keychainGroups, bundle.entitlementsPath, key,
-                            "\(bundle.name)'s keychain access groups differ from \(build.app.name)'s: \(difference); "
-                                + "the extension cannot read credentials the app saved in a group it lacks (errSecItemNotFound)")
+            guard let difference = Self.difference(app: appList, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
+            findings.append(severity, check, bundle.entitlementsPath, key,
+                            "\(bundle.name)'s \(listName) differ from \(build.app.name)'s: \(difference)\(consequence)")
         }
     }
 
