@@ -74,6 +74,17 @@ struct DeviceBuildValidatorTests {
         #expect(report.checksRun == DeviceBuildCheck.allCases.map(\.rawValue))
     }
 
+    @Test("an .ipa unpacked into a directory is checked like the archive")
+    func unpackedIPA() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let unpacked = directory.url.appendingPathComponent("MyIssuer.ipa")
+        try IssuerBuildFixture.myIssuer().write(into: unpacked.appendingPathComponent("Payload"))
+        let report = BundleLoader().validate(paths: [unpacked])
+        #expect(report.findings.isEmpty, "\(Self.rendered(report.findings))")
+        #expect(report.bundleCount == 3)
+    }
+
     @Test("universal binaries and XML Info.plists read as well as thin ones and binary ones")
     func universalAndXML() throws {
         var build = IssuerBuildFixture.myIssuer()
@@ -200,6 +211,10 @@ struct DeviceBuildValidatorTests {
                  change: { $0.app.signature = .unsigned },
                  severity: .error, check: .codeSignature, pathSuffix: "MyIssuer.app/MyIssuer", key: "(file)",
                  fragment: "has no LC_CODE_SIGNATURE: the arm64 code is unsigned"),
+        Breakage(name: "signature without a CodeDirectory",
+                 change: { $0[extension: IssuerBuildFixture.nonUI].signature = .rawSuperBlob(Data([0xFA, 0xDE, 0x0C, 0xC0, 0, 0, 0, 12, 0, 0, 0, 0])) },
+                 severity: .error, check: .codeSignature, pathSuffix: "MyIssuerNonUI.appex/MyIssuerNonUI", key: "(file)",
+                 fragment: "without a CodeDirectory (0xfade0c02)"),
         Breakage(name: "DER-only entitlements",
                  change: { $0[extension: IssuerBuildFixture.ui].signature = .derEntitlementsOnly },
                  severity: .warning, check: .codeSignature, pathSuffix: "MyIssuerUI.appex/MyIssuerUI", key: "(file)",

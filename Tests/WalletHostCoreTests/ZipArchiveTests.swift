@@ -80,6 +80,8 @@ struct ZipArchiveTests {
         ("/etc/passwd", "is an absolute path"),
         ("Payload\\A.app\\Info.plist", "contains a backslash"),
         ("..", "has a \"..\" component"),
+        ("Payload//A.app/Info.plist", "has an empty or \".\" path component"),
+        ("Payload/./A.app/Info.plist", "has an empty or \".\" path component"),
     ])
     func escapingNames(name: String, problem: String) throws {
         let zip = try Self.archive([.init(name: name, contents: Data("x".utf8))])

@@ -37,12 +37,15 @@ public struct DeviceBuildValidator: Sendable {
         return MachOExecutable.hasMachOMagic((try? handle.read(upToCount: 4)) ?? Data())
     }
 
-    /// Validates the path when it is a device build: an `.ipa` file, an `.xcarchive` directory,
-    /// or a `.app` directory whose executable is Mach-O.
+    /// Validates the path when it is a device build: an `.ipa` file (or one unpacked into a
+    /// directory of that name), an `.xcarchive` directory, or a `.app` directory whose executable is Mach-O.
     /// - Returns: The findings and bundle count, or nil when the path is none of these.
     public func validateIfDeviceBuild(_ url: URL, isDirectory: Bool) -> (findings: [ValidationFinding], bundleCount: Int)? {
         switch (url.pathExtension, isDirectory) {
         case ("ipa", false): validate(ipa: url)
+        case ("ipa", true):
+            validateApps(in: DirectoryFileTree(root: url), directory: "Payload",
+                         layout: "an unpacked .ipa holds its app as Payload/NAME.app", findings: [])
         case ("xcarchive", true): validate(xcarchive: url)
         case ("app", true) where Self.isDeviceBuild(app: url): validate(app: url)
         default: nil

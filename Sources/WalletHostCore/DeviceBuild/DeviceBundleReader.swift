@@ -90,6 +90,11 @@ struct DeviceBundleReader {
                             "has no LC_CODE_SIGNATURE: the \(slice.architectureName) code is unsigned, so the device refuses to install the app")
             return
         }
+        guard signature.hasCodeDirectory else {
+            findings.append(.error, .codeSignature, displayPath, Key.file,
+                            "has a code signature without a CodeDirectory (0xfade0c02), which is what a device verifies; it refuses to install the app")
+            return
+        }
         guard let propertyList = signature.entitlementsPropertyList else {
             if signature.hasDEREntitlements {
                 findings.append(.warning, .codeSignature, displayPath, Key.file,

@@ -219,8 +219,14 @@ struct ZipArchive {
         if name.hasPrefix("/") { return "is an absolute path; entries must stay inside the archive" }
         if name.contains("\\") { return "contains a backslash, which zip names never use as a separator" }
         if name.unicodeScalars.contains(where: { $0.value == 0 }) { return "contains a NUL character" }
-        if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        if components.contains("..") {
             return "has a \"..\" component and so would be written outside the folder it is unpacked into"
+        }
+        // A trailing "/" marks a directory; an empty or "." component anywhere else names the
+        // same file two ways.
+        if components.dropLast().contains(where: { $0.isEmpty || $0 == "." }) || components.last == "." {
+            return "has an empty or \".\" path component, so it names a file in more than one way"
         }
         return nil
     }
