@@ -244,6 +244,16 @@ struct DeviceBuildValidatorTests {
         #expect(others.isEmpty, "other checks objected too:\n\(Self.rendered(others))")
     }
 
+    @Test("Apple's own keychain group needs no team prefix")
+    func appleKeychainGroup() throws {
+        var build = IssuerBuildFixture.myIssuer()
+        for bundle in [nil, IssuerBuildFixture.nonUI, IssuerBuildFixture.ui] {
+            build.sign("keychain-access-groups", [IssuerBuildFixture.keychainGroup, "com.apple.token"], into: bundle)
+        }
+        let findings = try Self.validateIPA(build)
+        #expect(findings.isEmpty, "\(Self.rendered(findings))")
+    }
+
     @Test("a principal class is not looked for in a stripped executable")
     func strippedExecutable() throws {
         var build = IssuerBuildFixture.myIssuer()

@@ -31,8 +31,11 @@ public struct DeviceBuildValidator: Sendable {
     public static func isDeviceBuild(app url: URL) -> Bool {
         let tree = DirectoryFileTree(root: url)
         guard case .success(let info) = try? DeviceBundleReader.dictionary(from: tree.read("Info.plist", limit: PropertyListFile.byteLimit)),
-              let executable = info[Key.bundleExecutable]?.stringValue, !executable.contains("/"),
-              let handle = FileHandle(forReadingAtPath: url.appendingPathComponent(executable).path) else { return false }
+              let executable = info[Key.bundleExecutable]?.stringValue, !executable.contains("/") else { return false }
+        let executablePath = url.appendingPathComponent(executable).resolvingSymlinksInPath().path
+        // Only a regular file is opened: reading a FIFO would block.
+        guard (try? FileManager.default.attributesOfItem(atPath: executablePath)[.type]) as? FileAttributeType == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: executablePath) else { return false }
         defer { try? handle.close() }
         return MachOExecutable.hasMachOMagic((try? handle.read(upToCount: 4)) ?? Data())
     }

@@ -50,7 +50,8 @@ struct EntitlementChecks {
         let key = Self.keychainAccessGroups
         for bundle in [build.app] + build.walletExtensions {
             guard let team = bundle.teamIdentifier else { continue }
-            for group in bundle.entitlementList(key) where !group.hasPrefix(team + ".") {
+            // Apple's own groups (com.apple.token, for CryptoTokenKit) carry no team prefix.
+            for group in bundle.entitlementList(key) where !group.hasPrefix(team + ".") && !group.hasPrefix("com.apple.") {
                 let reason = BuildVariableExpander.containsReference(group)
                     ? "still holds a build variable, which signing should have replaced"
                     : "does not start with the team prefix \"\(team).\""
