@@ -1,5 +1,8 @@
 import DeviceBuildFixtures
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import WalletHostCore
 import WalletTestSupport
@@ -242,6 +245,21 @@ struct DeviceBuildValidatorTests {
         let allowed = Set(([breakage.check] + breakage.alsoReportedBy).map(\.rawValue))
         let others = findings.filter { $0.severity != .note && !allowed.contains($0.check ?? "") }
         #expect(others.isEmpty, "other checks objected too:\n\(Self.rendered(others))")
+    }
+
+    @Test("a .app whose executable is a FIFO is not opened to tell whether it is a device build", .timeLimit(.minutes(1)))
+    func fifoExecutable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var build = IssuerBuildFixture.myIssuer()
+        build.extensions = []
+        let appURL = try build.write(into: directory.url)
+        try FileManager.default.removeItem(at: appURL.appendingPathComponent("MyIssuer"))
+        #expect(mkfifo(appURL.appendingPathComponent("MyIssuer").path, 0o644) == 0)
+        #expect(!DeviceBuildValidator.isDeviceBuild(app: appURL))
+        let report = BundleLoader().validate(paths: [appURL])
+        #expect(report.findings.contains { $0.key == "CFBundleExecutable" && $0.problem.contains("not a regular file") },
+                "\(Self.rendered(report.findings))")
     }
 
     @Test("Apple's own keychain group needs no team prefix")
