@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
+        // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
+        .target(name: "CWalletChaos"),
+        .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -43,6 +46,8 @@ let package = Package(
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
+                                                              "WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
