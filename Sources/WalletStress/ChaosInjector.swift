@@ -22,17 +22,19 @@ final class ChaosInjector: Sendable {
         generator = Mutex(SplitMix64(seed: seed))
     }
 
-    /// Whether the next call gets a fault, which, and how long into the call (0-2 ms) it lands.
+    /// Whether the next call gets a fault, which, and how long after the ask (0-200 us) it lands:
+    /// a warm call takes tens of microseconds, so a later fault would mostly fall between calls.
     func draw() -> (fault: ChaosFault, delay: Duration)? {
         guard !faults.isEmpty, rate > 0 else { return nil }
         return generator.withLock { generator in
             guard Double.random(in: 0..<1, using: &generator) < rate else { return nil }
             let fault = faults[Int.random(in: 0..<faults.count, using: &generator)]
-            return (fault, .microseconds(Int.random(in: 0...2_000, using: &generator)))
+            return (fault, .microseconds(Int.random(in: 0...200, using: &generator)))
         }
     }
 
-    /// Injects `fault` into process `pid` (which leads its own group).
+    /// Injects `fault` into process `pid` (which leads its own group). A stop returns at once:
+    /// the process is continued in the background once the hold is over (``settle()`` waits for it).
     /// - Parameter deadline: The call's deadline: a stop is held this long plus 25 ms.
     /// - Returns: Whether the fault reached the process (false when it was already gone).
     func inject(_ fault: ChaosFault, into pid: Int32, deadline: Duration?) async -> Bool {
@@ -40,14 +42,26 @@ final class ChaosInjector: Sendable {
         case .kill:
             return Glibc.kill(pid, SIGKILL) == 0
         case .stop:
-            guard Glibc.kill(pid, SIGSTOP) == 0 else { return false }
             held.hold(pid)
-            try? await Task.sleep(for: (deadline ?? .seconds(1)) + .milliseconds(25))
-            held.release(pid)
-            Glibc.kill(pid, SIGCONT)
+            guard Glibc.kill(pid, SIGSTOP) == 0 else {
+                held.release(pid)
+                return false
+            }
+            Task { [held] in
+                try? await Task.sleep(for: (deadline ?? .seconds(1)) + .milliseconds(25))
+                Glibc.kill(pid, SIGCONT)
+                held.release(pid)
+            }
             return true
         case .closeFd4:
             return await DescriptorCloser.close(descriptor: 4, in: pid)
+        }
+    }
+
+    /// Returns once every process a stop holds has been continued.
+    func settle() async {
+        while !held.all.isEmpty {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 }

@@ -67,6 +67,8 @@ public final class StressRun: Sendable {
         }
         // Taken with the warm process up and the logs open, and again before it is stopped: any
         // difference is what the load itself left behind (cold launches, relaunches, calls).
+        // The runtime opens a timer descriptor the first time a sleep races a call: open it now.
+        _ = await Watchdog.run(limit: .seconds(1)) { try? await Task.sleep(for: .microseconds(100)) }
         let before = HostSnapshot.now()
         let throttle = plan.cpuSharePercent.map {
             CPUThrottle(sharePercent: $0, period: plan.cpuSharePeriod, held: chaos.held)
@@ -86,10 +88,12 @@ public final class StressRun: Sendable {
             }
         }
         let elapsed = ContinuousClock.now - started
+        await chaos.settle()
         reporter?.cancel()
         throttle?.finish()
         if let onProgress { onProgress(snapshot(since: started)) }
         let warmLaunches = await warmRunner.launchCount
+        progress.withLock { $0.probe = nil }
         var after = await settledSnapshot { $0.fileDescriptors <= before.fileDescriptors && $0.zombies == 0 }
         await warmRunner.stop(reason: "stress finished")
         // Every extension the run started has been stopped: none may be left unreaped.
@@ -132,14 +136,20 @@ public final class StressRun: Sendable {
         let deadline = configuration.deadline(for: method, at: descriptor.point)
         let cold = plan.isCold(index)
         let runner = cold ? ExtensionRunner(descriptor: descriptor, configuration: configuration) : warmRunner
-        let askedAt = ContinuousClock.now
         let fault = chaos.draw()
+        var injected: ChaosFault?
+        // A stop is most telling when the process is already stopped as the call is asked: the
+        // call then waits past its deadline for certain. A warm process is there to stop.
+        if fault?.fault == .stop, !cold, let pid = await runner.pid,
+           await chaos.inject(.stop, into: pid, deadline: deadline) {
+            injected = .stop
+        }
+        let askedAt = ContinuousClock.now
         let watchdog = deadline.map { $0 + configuration.hangGrace } ?? .seconds(60)
         async let outcome = Watchdog.run(limit: watchdog + configuration.stopGrace * 4 + .seconds(5)) {
             await requests.call(method, on: runner)
         }
-        var injected: ChaosFault?
-        if let fault {
+        if let fault, injected == nil {
             try? await Task.sleep(for: fault.delay)
             if let pid = await runner.pid, await chaos.inject(fault.fault, into: pid, deadline: deadline) {
                 injected = fault.fault
