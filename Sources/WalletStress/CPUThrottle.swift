@@ -42,12 +42,21 @@ final class CPUThrottle: Sendable {
         let onMicroseconds = UInt32(periodMicroseconds * share)
         let offMicroseconds = UInt32(periodMicroseconds - Double(onMicroseconds))
         while running.load(ordering: .relaxed) {
-            let groups = throttledGroups()
-            signal(groups, SIGCONT)
+            signal(throttledGroups(), SIGCONT)
             usleep(onMicroseconds)
             guard offMicroseconds > 0 else { continue }
-            signal(throttledGroups(), SIGSTOP)
-            usleep(offMicroseconds)
+            // A process launched while the others are stopped is stopped within a millisecond,
+            // so a cold launch cannot run a whole off phase at full speed.
+            var stopped: Set<Int32> = []
+            var remaining = Int(offMicroseconds)
+            while remaining > 0 {
+                let groups = throttledGroups().filter { !stopped.contains($0) }
+                signal(groups, SIGSTOP)
+                stopped.formUnion(groups)
+                let slice = min(remaining, 1_000)
+                usleep(UInt32(slice))
+                remaining -= slice
+            }
         }
         signal(throttledGroups(), SIGCONT)
         finishedSignal.signal()
