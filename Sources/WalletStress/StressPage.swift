@@ -23,7 +23,10 @@ public struct StressPage: Sendable {
         var page = HTMLPage(title: "wallet-host stress: \(names)", subtitle: subtitle)
         for (result, report) in zip(results, reports) {
             page.section("\(report.target.executable) (\(report.target.bundleIdentifier))", Self.facts(report))
-            page.section("Latency", Self.latencyTable(report) + histogram(result).render() + timeline(result).render())
+            let faults = result.records.filter { $0.fault != nil }.count
+            let legend = faults == 0 ? "" : "<p class=\"muted\">Dashed orange lines: the \(faults) injected faults "
+                + "(\(report.chaos.kill) kill, \(report.chaos.stop) stop, \(report.chaos.closeFd4) close-fd4). Red dots: failed calls.</p>"
+            page.section("Latency", Self.latencyTable(report) + histogram(result).render() + timeline(result).render() + legend)
             page.section("Memory", "<p>\(HTMLPage.escape(report.memorySentence))</p>" + footprint(result, report).render()
                 + (report.memoryLimitSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" } ?? "")
                 + (report.cpuShareSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" } ?? ""))

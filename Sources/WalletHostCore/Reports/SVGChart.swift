@@ -108,11 +108,18 @@ public struct SVGChart: Sendable {
             }
             svg += "\n</g>\n"
         }
+        // Many markers (faults in a long run) are drawn as lines only: labels would overlap.
+        let labelled = verticalGuides.count <= 12
         for guide in verticalGuides {
             let x = px(guide.value)
             svg += "<line class=\"guide\" x1=\"\(Self.n(x))\" x2=\"\(Self.n(x))\" y1=\"\(Self.n(top))\" y2=\"\(Self.n(top + plotHeight))\" "
-                + "stroke=\"\(guide.color)\"/><text x=\"\(Self.n(x + 3))\" y=\"\(Self.n(top + 12))\" class=\"guide-label\" "
-                + "fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>\n"
+                + "stroke=\"\(guide.color)\"><title>\(Self.escape(guide.label))</title></line>"
+            if labelled {
+                let nearRightEdge = x > left + plotWidth * 0.8
+                svg += "<text x=\"\(Self.n(nearRightEdge ? x - 3 : x + 3))\" y=\"\(Self.n(top + 12))\" class=\"guide-label\" "
+                    + "text-anchor=\"\(nearRightEdge ? "end" : "start")\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>"
+            }
+            svg += "\n"
         }
         for guide in horizontalGuides {
             let y = py(guide.value)
