@@ -58,7 +58,7 @@ struct StressCommand {
                 opened first; removed afterwards unless a threshold failed).
                 """),
             CommonOptions.json.withHelp("Print the report as one JSON object (schema in docs/STRESS.md); no progress line."),
-            .valued("html", "FILE", help: "Also write a self-contained HTML page with the charts and the failures."),
+            CommonOptions.html.withHelp("Also write a self-contained HTML page with the charts and the failures (nothing fetched)."),
             .valued("junit", "FILE", help: "Also write JUnit XML: one <testcase> per --fail-on threshold."),
             .valued("fail-on", "EXPR", help: """
                 Exit 1 when any condition holds, e.g. "status.p99>80ms,lost>0,leak>0" (default lost>0,zombies>0). \

@@ -75,6 +75,7 @@ public struct HTMLPage: Sendable {
         svg .guide { stroke-width: 1.5; stroke-dasharray: 5 3; } svg .guide-label { font-size: 10px; }
         .screen { display: inline-block; vertical-align: top; width: 300px; margin: 0 14px 14px 0; border: 1px solid #d1d1d6; border-radius: 22px; padding: 14px; background: #fff; }
         .screen h3 { margin: 0 0 8px; font-size: 14px; } .card { aspect-ratio: 1536 / 969; width: 100%; border-radius: 10px; object-fit: cover; background: #d1d1d6; }
+        .screen figure { margin: 0 0 12px; } .screen figcaption { margin-top: 4px; }
         .muted { color: #6e6e73; } code { font-size: 12px; }
         """
 }
