@@ -32,12 +32,15 @@ public enum StressTargets {
     }
 
     /// Opens each target's containing app once in `device`, as a person would before Wallet lists
-    /// the issuer (the app writes its cards into its App Group).
+    /// the issuer (the app writes its cards into its App Group). An app with no executable has
+    /// nothing to run and is left as it is.
     /// - Throws: ``WalletSimulator/StateError`` when an app cannot be opened.
     public static func openContainingApps(of bundles: [ExtensionBundle], in device: SimulatedDevice) throws {
         var opened: Set<String> = []
         for bundle in bundles {
-            guard let app = containingApp(of: bundle.url), opened.insert(app.bundleIdentifier).inserted else { continue }
+            guard let app = containingApp(of: bundle.url), let executable = app.executableURL,
+                  FileManager.default.isExecutableFile(atPath: executable.path),
+                  opened.insert(app.bundleIdentifier).inserted else { continue }
             _ = try AppLauncher(device: device).open(app)
         }
     }
