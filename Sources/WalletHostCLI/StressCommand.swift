@@ -81,6 +81,9 @@ struct StressCommand {
             plan.methods = methods
         }
         plan.calls = try Self.count(parsed, "calls", minimum: 1) ?? plan.calls
+        guard parsed.value("calls") == nil || parsed.value("duration") == nil else {
+            throw UsageError("--calls and --duration exclude each other: give a number of calls or a time")
+        }
         if let text = parsed.value("duration") {
             guard let duration = HostConfiguration.parseDuration(text), duration > .zero else {
                 throw UsageError("--duration expects a duration such as 10s or 500ms, not \"\(text)\"")

@@ -30,6 +30,10 @@ extension StressReport {
             }
         }
         lines.append(memorySentence)
+        let peaks = methods.sorted { $0.key < $1.key }.compactMap { name, method in
+            method.peakFootprintBytes.map { "\(name) \(HumanReadable.megabytes($0))" }
+        }
+        if !peaks.isEmpty { lines.append("peak footprint per method: " + peaks.joined(separator: ", ")) }
         lines.append("lost \(lost) · relaunches \(relaunches) · cold launches \(coldLaunches) · memory kills \(memoryKills) · "
             + "hangs \(hangs) · late completions \(lateCompletions) · double completions \(doubleCompletions)")
         if !plan.chaos.isEmpty {

@@ -21,11 +21,30 @@ struct StressCommandTests {
         (["--method", "authorize"], "\"authorize\" is not one of"),
         (["--cpu-share", "0%"], "--cpu-share expects a share"),
         (["--calls", "0"], "--calls expects a whole number of at least 1"),
+        (["--calls", "10", "--duration", "1s"], "--calls and --duration exclude each other"),
     ])
     func badOptionsAreUsageErrorsNamingTheValue(arguments: [String], message: String) throws {
         let run = try WalletHostCommand.run(["stress", ExampleBundles.testHelperAppex.path] + arguments)
         #expect(run.status == 2)
         #expect(run.standardError.contains(message), "\(run.standardError)")
+    }
+
+    @Test func aRequestWithNoEntryToAskForIsOneSentence() throws {
+        // A fresh device on which the sample issuer's app was never opened: no cards, no entry.
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-stress-empty")
+        let appex = ExampleBundles.sampleIssuerApp.appendingPathComponent("PlugIns/WNonUIExt.appex")
+        let run = try WalletHostCommand.run(["stress", appex.path, "--state", state.path, "--calls", "5",
+                                             "--method", "generateAddPaymentPassRequest"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("generateAddPaymentPassRequest needs a pass entry to ask for, but WNonUIExt offered none"),
+                "\(run.standardError)")
+    }
+
+    @Test func aBundleThatDoesNotLoadIsNamed() throws {
+        let missing = TemporaryDirectory.uniqueURL(prefix: "no-such").appendingPathComponent("Nothing.appex")
+        let run = try WalletHostCommand.run(["stress", missing.path, "--calls", "5"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("cannot load \(missing.path)"), "\(run.standardError)")
     }
 
     @Test func jsonWithAFailedThresholdExitsOneAndWritesJUnit() throws {
