@@ -38,7 +38,10 @@ let package = Package(
         .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
+        // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
+        .target(name: "CWalletChaos"),
+        .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -50,6 +53,8 @@ let package = Package(
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
+                                                              "WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables

@@ -26,6 +26,8 @@ enum HelperMode: Equatable {
     case nilRequest
     case badRequest
     case wrongShape
+    case leakKilobytes(Int)
+    case churnKilobytes(Int)
 
     /// The file the host's working directory (the `.appex`) may hold.
     static let fileName = "TestHelperMode"
@@ -78,6 +80,8 @@ enum HelperMode: Equatable {
         case "nil-request": self = .nilRequest
         case "bad-request": self = .badRequest
         case "wrong-shape": self = .wrongShape
+        case "leak-kb": self = .leakKilobytes(try number())
+        case "churn-kb": self = .churnKilobytes(try number())
         default: throw HelperModeError(text: text, reason: "unknown mode \(name)")
         }
     }

@@ -111,6 +111,10 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
             Misbehaviour.writeOversizedLine()
         case .stdoutNoise:
             Misbehaviour.makeNoise()
+        case .leakKilobytes(let kilobytes):
+            MemoryModes.leak(kilobytes: kilobytes)
+        case .churnKilobytes(let kilobytes):
+            MemoryModes.churn(kilobytes: kilobytes)
         default:
             break
         }

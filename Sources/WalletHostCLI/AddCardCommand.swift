@@ -1,6 +1,8 @@
 import Foundation
 import WalletHostCore
 import WalletSimulator
+import WalletWire
+import Synchronization
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {
@@ -12,6 +14,7 @@ struct AddCardCommand {
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
+    let htmlURL: URL?
     let configuration: HostConfiguration
 
     static let spec = CommandSpec(
@@ -39,7 +42,10 @@ struct AddCardCommand {
                       The entries to add: all, or entry identifiers separated by commas (default: the \
                       user agent script's, else all).
                       """),
-                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr.")],
+                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr."),
+                  CommonOptions.html.withHelp("""
+                      Also write Wallet's screens as the run went to a self-contained HTML page: the issuer                       list with each absent issuer's reason, the authorization form, the card art, the result per card.
+                      """)],
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -59,6 +65,7 @@ struct AddCardCommand {
         interactive = parsed.has("interactive")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         json = parsed.has("json")
+        htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
     }
 
@@ -83,9 +90,20 @@ struct AddCardCommand {
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
         configuration.events = try EventLogFile(directory: state.logsURL)
-        let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
-                               userAgent: userAgent, transcript: { printer.line($0) })
+        let recorder = userAgent.map(RecordingUserAgent.init)
+        var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
+                               userAgent: recorder ?? userAgent, transcript: { printer.line($0) })
+        let offered = OfferedEntries()
+        flow.offeredEntries = { offered.append($0) }
         let report = await flow.run(options)
+        if let htmlURL {
+            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder?.exchanges ?? []).render()
+            do {
+                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
+            }
+        }
         if json {
             print(try JSONOutput.encode(report))
         } else {
@@ -96,6 +114,17 @@ struct AddCardCommand {
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1
+    }
+}
+
+/// The entries the flow was offered, collected for the HTML page.
+final class OfferedEntries: Sendable {
+    private let collected = Mutex<[WirePassEntry]>([])
+
+    var entries: [WirePassEntry] { collected.withLock { $0 } }
+
+    func append(_ entries: [WirePassEntry]) {
+        collected.withLock { $0 += entries }
     }
 }
 

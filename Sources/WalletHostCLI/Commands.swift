@@ -1,7 +1,7 @@
 /// Every command `wallet-host` has, in the order the top-level usage lists them.
 enum Commands {
     static let all: [CommandSpec] = [
-        CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec,
+        CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec, StressCommand.spec,
         StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec,
     ]
 

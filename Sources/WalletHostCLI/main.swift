@@ -25,6 +25,8 @@ do {
             status = try await ConformCommand(arguments: commandArguments).run()
         case "add-card":
             status = try await AddCardCommand(arguments: commandArguments).run()
+        case "stress":
+            status = try await StressCommand(arguments: commandArguments).run()
         case "demo":
             status = try await DemoCommand(arguments: commandArguments).run()
         case "app":

@@ -32,6 +32,9 @@ public struct AddCardFlow: Sendable {
     public let userAgent: (any UserAgent)?
     /// Receives one line per step as it happens (the human transcript).
     public let transcript: @Sendable (String) -> Void
+    /// Receives the entries the extension offered, art included, before they are validated
+    /// (the `--html` page draws them as Wallet shows them).
+    public var offeredEntries: (@Sendable ([WirePassEntry]) -> Void)?
 
     public init(installed: InstalledApps, device: SimulatedDevice, configuration: HostConfiguration,
                 userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void = { _ in }) {
