@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
+/// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication"]
+
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
 let exampleExecutables: [Target] = [
@@ -25,13 +29,24 @@ let package = Package(
     name: "WalletExtensionHost",
     products: [
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
-        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"]),
+        // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
+        // compatibility module, so that extension code written for iOS imports what it did there.
+        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
         .target(name: "CWalletSpawn"),
         .target(name: "WalletWire"),
-        .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
+        // The extension side of the wire protocol, beneath every compatibility module.
+        .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
+        .target(name: "CoreGraphics", path: "Sources/CoreGraphics"),
+        .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
+        .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
+        .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
+        .target(name: "WalletExtensionKit", dependencies: compatibilityModules.map { .target(name: $0) } + ["WalletExtensionRuntime"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
@@ -39,7 +54,7 @@ let package = Package(
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),

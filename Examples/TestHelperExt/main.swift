@@ -44,4 +44,4 @@ default:
     break
 }
 
-WalletExtension.main()
+WalletExtension.main { TestHelperHandler() }
