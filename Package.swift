@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
-let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication"]
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
 
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
         .target(name: "WalletExtensionKit", dependencies: compatibilityModules.map { .target(name: $0) } + ["WalletExtensionRuntime"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
@@ -58,6 +59,7 @@ let package = Package(
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables

@@ -59,6 +59,7 @@ enum EntitlementsReader {
             findings.append(contentsOf: problems.map { $0.finding(path: fileURL.path, keyPath: keyPath) })
         }
         checkTypes(values, path: fileURL.path, findings: &findings)
+        checkKeychainTypes(values, path: fileURL.path, findings: &findings)
         return BundleEntitlements(url: fileURL, values: values)
     }
 
