@@ -31,10 +31,10 @@ public struct KeychainAccess: Sendable, Hashable {
 
     /// The answer for a request that names a group the bundle may not use, or nil when the
     /// group is absent or allowed.
-    func refusal(naming group: String?, in operation: String) -> KeychainResult? {
+    func refusal(naming group: String?) -> KeychainResult? {
         guard let group, !allows(group) else { return nil }
         let entitled = groups.isEmpty ? "none" : groups.map { "\"\($0)\"" }.joined(separator: ", ")
         return .failure(KeychainStatus.missingEntitlement,
-                        "\(operation): the access group \"\(group)\" is not one of this bundle's keychain access groups (\(entitled)); add it to the keychain-access-groups entitlement")
+                        "the access group \"\(group)\" is not one of this bundle's keychain access groups (\(entitled)); add it to the keychain-access-groups entitlement")
     }
 }

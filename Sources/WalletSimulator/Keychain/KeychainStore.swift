@@ -16,11 +16,11 @@ public struct KeychainStore: Sendable, Hashable {
 
     /// `SecItemAdd`: a new item in the named group, else in the caller's default group.
     public mutating func add(_ params: KeychainAddParams, access: KeychainAccess, now: Date = Date()) -> KeychainResult {
-        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.attributes.accessGroup, in: "SecItemAdd") {
+        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.attributes.accessGroup) {
             return refusal
         }
         guard let group = params.attributes.accessGroup ?? access.defaultGroup else {
-            return .failure(KeychainStatus.missingEntitlement, "SecItemAdd: this bundle has no keychain access group to add the item to")
+            return .failure(KeychainStatus.missingEntitlement, "this bundle has no keychain access group to add the item to")
         }
         let attributes = params.attributes
         let item = KeychainItemRecord(accessGroup: group, service: attributes.service ?? "", account: attributes.account ?? "",
@@ -37,7 +37,7 @@ public struct KeychainStore: Sendable, Hashable {
 
     /// `SecItemCopyMatching`: the first match, or every match, of the groups the caller sees.
     public func copyMatching(_ params: KeychainCopyMatchingParams, access: KeychainAccess) -> KeychainResult {
-        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.query.accessGroup, in: "SecItemCopyMatching") {
+        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.query.accessGroup) {
             return refusal
         }
         var found = visible(matching: params.query, access: access).map { items[$0] }
@@ -50,8 +50,8 @@ public struct KeychainStore: Sendable, Hashable {
     /// that would make two items share a primary key is refused whole).
     public mutating func update(_ params: KeychainUpdateParams, access: KeychainAccess, now: Date = Date()) -> KeychainResult {
         if let refusal = Self.classRefusal(params.itemClass)
-            ?? access.refusal(naming: params.query.accessGroup, in: "SecItemUpdate")
-            ?? access.refusal(naming: params.changes.accessGroup, in: "SecItemUpdate") {
+            ?? access.refusal(naming: params.query.accessGroup)
+            ?? access.refusal(naming: params.changes.accessGroup) {
             return refusal
         }
         let matching = visible(matching: params.query, access: access)
@@ -65,7 +65,7 @@ public struct KeychainStore: Sendable, Hashable {
         var keys = Set<[String]>()
         for item in changed where !keys.insert(item.primaryKey).inserted {
             return .failure(KeychainStatus.duplicateItem,
-                            "SecItemUpdate: the change would give two items service \"\(item.service)\" and account \"\(item.account)\" in the access group \"\(item.accessGroup)\"")
+                            "the change would give two items service \"\(item.service)\" and account \"\(item.account)\" in the access group \"\(item.accessGroup)\"")
         }
         items = changed
         return .success()
@@ -73,7 +73,7 @@ public struct KeychainStore: Sendable, Hashable {
 
     /// `SecItemDelete`: every match the caller sees goes.
     public mutating func delete(_ params: KeychainDeleteParams, access: KeychainAccess) -> KeychainResult {
-        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.query.accessGroup, in: "SecItemDelete") {
+        if let refusal = Self.classRefusal(params.itemClass) ?? access.refusal(naming: params.query.accessGroup) {
             return refusal
         }
         let matching = Set(visible(matching: params.query, access: access))
