@@ -14,6 +14,13 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
 ]
 
+/// An issuer's non-UI extension written exactly as for iOS (the Wallet Extensions guide's
+/// style, dependencies injected), with the XCTest unit tests an issuer writes for it.
+let guideIssuerTargets: [Target] = [
+    .target(name: "GuideNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/GuideIssuer/GuideNonUIExt"),
+    .testTarget(name: "GuideIssuerTests", dependencies: ["GuideNonUIExt", "WalletExtensionKit"], path: "Examples/GuideIssuer/Tests"),
+]
+
 /// Benchmark programs, run by scripts/bench (never by the tests).
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
@@ -60,5 +67,5 @@ let package = Package(
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
-    ] + exampleExecutables + benchmarkExecutables
+    ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )
