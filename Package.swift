@@ -5,6 +5,11 @@ import PackageDescription
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
 let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication"]
 
+/// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
+/// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
+/// needs a module of that name to exist. These are empty.
+let testingOverlayStandIns = ["_Testing_CoreGraphics", "_Testing_CoreImage", "_Testing_UIKit"]
+
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
 let exampleExecutables: [Target] = [
@@ -38,7 +43,7 @@ let package = Package(
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
         // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
         // compatibility module, so that extension code written for iOS imports what it did there.
-        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules),
+        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules + testingOverlayStandIns),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
@@ -46,14 +51,16 @@ let package = Package(
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
-        .target(name: "CoreGraphics", path: "Sources/CoreGraphics"),
+        .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
-        .target(name: "WalletExtensionKit", dependencies: compatibilityModules.map { .target(name: $0) } + ["WalletExtensionRuntime"]),
+    ] + testingOverlayStandIns.map { .target(name: $0) } + [
+        .target(name: "WalletExtensionKit",
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
