@@ -27,11 +27,13 @@ final class WNonUIExtHandlerTests: XCTestCase {
     func testStatus() {
         passLibrary.mockPasses = [MockPKPass(primaryAccountIdentifier: "123", isRemote: false),
                                   MockPKPass(primaryAccountIdentifier: "123", isRemote: true)]
+        let expected = PKIssuerProvisioningExtensionStatus()
+        expected.passEntriesAvailable = true
+        expected.remotePassEntriesAvailable = true
+        expected.requiresAuthentication = true
         let expectation = expectation(description: "status completes")
         handler().status { status in
-            XCTAssertTrue(status.passEntriesAvailable)
-            XCTAssertTrue(status.remotePassEntriesAvailable)
-            XCTAssertTrue(status.requiresAuthentication)
+            XCTAssertEqual(status, expected)
             expectation.fulfill()
         }
         wait(for: [expectation], timeout: 1)
