@@ -5,6 +5,11 @@ import PackageDescription
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
 let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
 
+/// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
+/// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
+/// needs a module of that name to exist. These are empty.
+let testingOverlayStandIns = ["_Testing_CoreGraphics", "_Testing_CoreImage", "_Testing_UIKit"]
+
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
 let exampleExecutables: [Target] = [
@@ -12,6 +17,13 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "WUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/WUIExt"),
     .executableTarget(name: "SampleIssuerApp", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/SampleIssuerApp"),
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
+]
+
+/// An issuer's non-UI extension written exactly as for iOS (the Wallet Extensions guide's
+/// style, dependencies injected), with the XCTest unit tests an issuer writes for it.
+let guideIssuerTargets: [Target] = [
+    .target(name: "GuideNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/GuideIssuer/GuideNonUIExt"),
+    .testTarget(name: "GuideIssuerTests", dependencies: ["GuideNonUIExt", "WalletExtensionKit"], path: "Examples/GuideIssuer/Tests"),
 ]
 
 /// Benchmark programs, run by scripts/bench (never by the tests).
@@ -31,7 +43,7 @@ let package = Package(
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
         // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
         // compatibility module, so that extension code written for iOS imports what it did there.
-        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules),
+        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules + testingOverlayStandIns),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
@@ -39,7 +51,7 @@ let package = Package(
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
-        .target(name: "CoreGraphics", path: "Sources/CoreGraphics"),
+        .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
@@ -47,7 +59,9 @@ let package = Package(
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
-        .target(name: "WalletExtensionKit", dependencies: compatibilityModules.map { .target(name: $0) } + ["WalletExtensionRuntime"]),
+    ] + testingOverlayStandIns.map { .target(name: $0) } + [
+        .target(name: "WalletExtensionKit",
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
@@ -62,5 +76,5 @@ let package = Package(
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
-    ] + exampleExecutables + benchmarkExecutables
+    ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

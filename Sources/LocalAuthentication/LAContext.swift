@@ -55,8 +55,7 @@ public struct LAError: Error, Sendable, Hashable {
 /// is answered by the host's user agent (`ui.biometric`: its Face ID answers in a script, a
 /// question on a terminal). Only a UI extension may ask; elsewhere the evaluation fails with
 /// ``LAError/Code/biometryNotAvailable``.
-open class LAContext: NSObject, @unchecked Sendable {
-    // @unchecked: the context holds only the reason text, set before evaluation.
+open class LAContext: NSObject {
 
     /// The text of the fallback button (shown by nothing here; kept for source compatibility).
     open var localizedFallbackTitle: String?

@@ -13,7 +13,10 @@ package enum AuthorizationRoutes {
     ) -> [CallRoute] {
         [CallRoute(WireMethods.authorize) { _, complete in
             DispatchQueue.main.async {
-                MainActor.assumeIsolated { present(make(), completing: complete) }
+                MainActor.assumeIsolated {
+                    AppGroupDefaults.refresh()
+                    present(make(), completing: complete)
+                }
             }
         }]
     }

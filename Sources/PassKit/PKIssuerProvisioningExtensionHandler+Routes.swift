@@ -7,6 +7,7 @@ extension PKIssuerProvisioningExtensionHandler {
     package static func callRoutes(make: @escaping @Sendable () -> PKIssuerProvisioningExtensionHandler) -> [CallRoute] {
         /// A new instance linked to the call it serves.
         @Sendable func instance(serving responder: RequestResponder) -> PKIssuerProvisioningExtensionHandler {
+            AppGroupDefaults.refresh()
             let handler = make()
             handler.invocation.responder = responder
             responder.keepAlive(handler)

@@ -31,9 +31,7 @@ import WalletWire
 ///
 /// The base completion forms take `@Sendable` closures so the SDK can complete them from any
 /// thread; overrides written for PassKit, without `@Sendable`, compile unchanged.
-open class PKIssuerProvisioningExtensionHandler: NSObject, @unchecked Sendable {
-    // @unchecked: the runtime hands each instance to the one call it serves; the base class's
-    // own state (the invocation) is behind a lock.
+open class PKIssuerProvisioningExtensionHandler: NSObject {
 
     /// Links this instance to the call it serves; see ``HandlerInvocation``.
     package let invocation = HandlerInvocation()

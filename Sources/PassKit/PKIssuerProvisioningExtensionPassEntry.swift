@@ -27,8 +27,7 @@ open class PKIssuerProvisioningExtensionPassEntry: NSObject, @unchecked Sendable
 
 /// A payment card Wallet lists for the user to add
 /// (`PKIssuerProvisioningExtensionPaymentPassEntry`).
-open class PKIssuerProvisioningExtensionPaymentPassEntry: PKIssuerProvisioningExtensionPassEntry,
-    @unchecked Sendable {
+open class PKIssuerProvisioningExtensionPaymentPassEntry: PKIssuerProvisioningExtensionPassEntry, @unchecked Sendable {
     /// How Wallet sets up the add request for this card.
     public let addRequestConfiguration: PKAddPaymentPassRequestConfiguration
 

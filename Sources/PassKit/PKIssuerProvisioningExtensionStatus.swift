@@ -36,4 +36,22 @@ open class PKIssuerProvisioningExtensionStatus: NSObject, @unchecked Sendable {
         get { flags.withLock { $0.requiresAuthentication } }
         set { flags.withLock { $0.requiresAuthentication = newValue } }
     }
+
+    /// Equal to another status with the same three properties. (PassKit compares statuses by
+    /// identity, which is why the guide's unit tests add this comparison in an extension; an
+    /// `override` in an extension does not compile off Apple platforms, so it is built in.)
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PKIssuerProvisioningExtensionStatus else { return false }
+        return other.passEntriesAvailable == passEntriesAvailable
+            && other.remotePassEntriesAvailable == remotePassEntriesAvailable
+            && other.requiresAuthentication == requiresAuthentication
+    }
+
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(passEntriesAvailable)
+        hasher.combine(remotePassEntriesAvailable)
+        hasher.combine(requiresAuthentication)
+        return hasher.finalize()
+    }
 }

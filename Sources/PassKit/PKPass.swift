@@ -29,8 +29,7 @@ public enum PKPassType: UInt, Sendable, Hashable {
 ///
 /// Passes compare with `isEqual` (and `==`) as NSObjects do; secure-element passes from the
 /// library are equal when they hold the same account on the same device.
-open class PKPass: NSObject, @unchecked Sendable {
-    // @unchecked: open like PassKit's class; its own stored properties are immutable.
+open class PKPass: NSObject {
     private let storedDeviceName: String
     private let storedIsRemotePass: Bool
 
@@ -63,7 +62,7 @@ open class PKPass: NSObject, @unchecked Sendable {
 }
 
 /// A payment or access card in a secure element (`PKSecureElementPass`).
-open class PKSecureElementPass: PKPass, @unchecked Sendable {
+open class PKSecureElementPass: PKPass {
     /// Where a card is in its activation (`PKSecureElementPass.PassActivationState`).
     public enum PassActivationState: Int, Sendable, Hashable {
         case activated = 0

@@ -17,8 +17,7 @@ import WalletWire
 ///     override func passes(of passType: PKPassType) -> [PKPass] { mockPasses }
 /// }
 /// ```
-open class PKPassLibrary: NSObject, @unchecked Sendable {
-    // @unchecked: open like PassKit's class; the base class holds no state.
+open class PKPassLibrary: NSObject {
 
     /// A view of the pass library.
     public override init() {}

@@ -31,6 +31,14 @@ package enum AppGroupContainers {
         fromHost.withLock { $0 = containers }
     }
 
+    /// The App Groups the host gave this process a container for.
+    package static var groupIdentifiers: [String] {
+        if let containers = fromHost.withLock({ $0 }) {
+            return containers.keys.sorted()
+        }
+        return fromEnvironment.keys.sorted()
+    }
+
     /// The container directory of `groupIdentifier`, if the host gave one.
     package static func path(for groupIdentifier: String) -> String? {
         if let containers = fromHost.withLock({ $0 }) {

@@ -211,12 +211,64 @@ public struct OSLogInterpolation: StringInterpolationProtocol, Sendable {
         text += privacy.apply(to: value().description, isScalar: false)
     }
 
-    public mutating func appendInterpolation(_ value: @autoclosure () -> some FixedWidthInteger,
-                                             format: OSLogIntegerFormatting = .decimal,
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Int, format: OSLogIntegerFormatting = .decimal,
                                              align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
-        let number = value()
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Int8, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Int16, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Int32, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Int64, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> UInt, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> UInt8, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> UInt16, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> UInt32, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> UInt64, format: OSLogIntegerFormatting = .decimal,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInteger(value(), format: format, privacy: privacy)
+    }
+
+    private mutating func appendInteger(_ number: some FixedWidthInteger, format: OSLogIntegerFormatting, privacy: OSLogPrivacy) {
         let written = format.radix == 10 ? String(number) : String(number, radix: format.radix)
         text += privacy.apply(to: format.radix == 16 ? "0x" + written : written, isScalar: true)
+    }
+
+    public mutating func appendInterpolation(_ value: @autoclosure () -> Float, format: OSLogFloatFormatting = .fixed,
+                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+        appendInterpolation(Double(value()), format: format, align: align, privacy: privacy)
     }
 
     public mutating func appendInterpolation(_ value: @autoclosure () -> Double, format: OSLogFloatFormatting = .fixed,
