@@ -36,19 +36,28 @@ extension EntitlementsReader {
             findings.error(path, identifierKey, "is \(identifier.typeName), not a string")
         }
         let groupsKey = ValidationFinding.Key.keychainAccessGroups
-        guard let groups = values[groupsKey] else { return }
-        guard let elements = groups.arrayValue else {
-            findings.error(path, groupsKey, "is \(groups.typeName), not an array of strings")
-            return
+        for (offset, group) in stringElements(of: groupsKey, in: values, path: path, findings: &findings) where group.isEmpty {
+            findings.error(path, "\(groupsKey)[\(offset)]", "is empty, so it names no keychain access group")
         }
+    }
+
+    /// The string elements of an entitlement that must be an array of strings, with their
+    /// offsets; reports the entitlement when it is not an array, and each element that is not a string.
+    static func stringElements(of key: String, in values: [String: PropertyListValue], path: String,
+                               findings: inout [ValidationFinding]) -> [(offset: Int, element: String)] {
+        guard let value = values[key] else { return [] }
+        guard let elements = value.arrayValue else {
+            findings.error(path, key, "is \(value.typeName), not an array of strings")
+            return []
+        }
+        var strings: [(offset: Int, element: String)] = []
         for (offset, element) in elements.enumerated() {
-            guard let group = element.stringValue else {
-                findings.error(path, "\(groupsKey)[\(offset)]", "is \(element.typeName), not a string")
+            guard let string = element.stringValue else {
+                findings.error(path, "\(key)[\(offset)]", "is \(element.typeName), not a string")
                 continue
             }
-            if group.isEmpty {
-                findings.error(path, "\(groupsKey)[\(offset)]", "is empty, so it names no keychain access group")
-            }
+            strings.append((offset, string))
         }
+        return strings
     }
 }
