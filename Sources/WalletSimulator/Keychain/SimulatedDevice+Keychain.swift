@@ -28,3 +28,19 @@ extension SimulatedDevice {
         return result
     }
 }
+
+extension SimulatedDevice {
+    /// Removes every item, of any access group, that has all the attributes `query` gives.
+    /// - Returns: How many went.
+    /// - Throws: ``StateError`` naming `keychain.json` when it cannot be read or written.
+    @discardableResult
+    public func removeKeychainItems(matching query: KeychainAttributes) throws -> Int {
+        var removed = 0
+        try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { items in
+            let before = items.count
+            items.removeAll { $0.matches(query) }
+            removed = before - items.count
+        }
+        return removed
+    }
+}
