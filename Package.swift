@@ -30,7 +30,8 @@ let guideIssuerTargets: [Target] = [
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"], path: "Benchmarks/HostBench"),
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+                         path: "Benchmarks/HostBench"),
 ]
 
 // Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
