@@ -71,3 +71,35 @@ struct KeychainServiceTests {
         #expect(throws: StateError.self) { try SimulatedDevice(state: state).checkStateReadable() }
     }
 }
+
+/// Reads of keychain.json come from memory only while the file is the same one.
+@Suite("Keychain file reads")
+struct KeychainFileReadTests {
+    static func item(_ account: String) -> KeychainItemRecord {
+        KeychainItemRecord(accessGroup: "group.bank", service: "bank", account: account, data: Data(account.utf8))
+    }
+
+    @Test("a change made by another writer, through the host or by hand, is seen on the next read")
+    func changesAreSeen() throws {
+        let state = StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-keychain"))
+        let device = SimulatedDevice(state: state)
+        let access = KeychainAccess(groups: ["group.bank"])
+        #expect(try device.keychainItems().isEmpty)
+        _ = try SimulatedDevice(state: StateDirectory(url: state.url)).changeKeychain {
+            $0.add(KeychainAddParams(itemClass: "genp", attributes: KeychainAttributes(account: "a"), data: nil), access: access)
+        }
+        #expect(try device.keychainItems().map(\.account) == ["a"])
+        #expect(try device.keychainItems().map(\.account) == ["a"], "a second read of the same file")
+
+        // Written over in place by something that is not the host (no rename, same inode).
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode([Self.item("b")]).write(to: state.keychainURL)
+        #expect(try device.keychainItems().map(\.account) == ["b"])
+
+        try FileManager.default.removeItem(at: state.keychainURL)
+        #expect(try device.keychainItems().isEmpty)
+        try Data("[".utf8).write(to: state.keychainURL)
+        #expect(throws: StateError.self) { try device.keychainItems() }
+    }
+}

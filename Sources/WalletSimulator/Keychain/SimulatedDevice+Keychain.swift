@@ -5,7 +5,9 @@ extension SimulatedDevice {
     /// Every item in the device's keychain (`keychain.json`), of every access group.
     /// - Throws: ``StateError`` naming the file when it exists but cannot be read.
     public func keychainItems() throws -> [KeychainItemRecord] {
-        try state.read([KeychainItemRecord].self, from: state.keychainURL, empty: [])
+        try KeychainFileCache.shared.items(at: state.keychainURL) {
+            try state.read([KeychainItemRecord].self, from: state.keychainURL, empty: [])
+        }
     }
 
     /// Runs a keychain operation that only reads.
