@@ -7,13 +7,9 @@ import WalletHostCore
 import WalletSimulator
 import WalletWire
 
-/// One warm passEntries; elapsed ms, and the failure if any.
+/// One warm passEntries, timed as ``timedCall(_:_:_:)``.
 func timedEntries(_ runner: ExtensionRunner) async -> (Double, String?) {
-    let started = ContinuousClock.now
-    let outcome = await runner.call(WireMethod.passEntries, params: NoParams(), resultType: PassEntriesResult.self)
-    let elapsed = milliseconds(ContinuousClock.now - started)
-    if case .failure(let error) = outcome.result { return (elapsed, error.message) }
-    return (elapsed, nil)
+    await timedCall(runner, WireMethod.passEntries, PassEntriesResult.self)
 }
 
 func keychainBench(bundles: URL, runs: Int) async throws {

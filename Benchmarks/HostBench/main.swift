@@ -51,13 +51,19 @@ func configuration() -> HostConfiguration {
     return configuration
 }
 
-/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
-func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+/// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
+func timedCall<Answer: Decodable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ answer: Answer.Type) async
+    -> (Double, String?) {
     let started = ContinuousClock.now
-    let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+    let outcome = await runner.call(method, params: NoParams(), resultType: answer)
     let elapsed = milliseconds(ContinuousClock.now - started)
     if case .failure(let error) = outcome.result { return (elapsed, error.message) }
     return (elapsed, nil)
+}
+
+/// One status call, timed as ``timedCall(_:_:_:)``.
+func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+    await timedCall(runner, WireMethod.status, StatusResult.self)
 }
 
 let options = parseOptions()
