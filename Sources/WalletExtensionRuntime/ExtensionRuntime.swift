@@ -47,9 +47,9 @@ package final class ExtensionRuntime: Sendable {
     ///   - beforeBlocking: Called on a handler's thread before it waits for the host, so that the
     ///     reader role can leave that thread (see ``HostInputReader``).
     package init(output: any WireOutput, resolver: any PrincipalResolving,
-         terminate: @escaping @Sendable (Int32) -> Void,
-         startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool,
-         beforeBlocking: @escaping @Sendable () -> Void = {}) {
+                 terminate: @escaping @Sendable (Int32) -> Void,
+                 startThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Bool,
+                 beforeBlocking: @escaping @Sendable () -> Void = {}) {
         self.resolver = resolver
         self.terminate = terminate
         self.startThread = startThread

@@ -29,12 +29,13 @@ struct SourceCompatibilityTests {
             .write(to: directory.appendingPathComponent("\(group).plist"), options: .atomic)
     }
 
-    @Test("Logger lines reach the extension's log with their level, subsystem and category")
+    @Test("Logger lines reach the extension's log with their level, subsystem and category; Bundle.main is the .appex")
     func loggerLinesReachTheLog() async throws {
         let (runner, events, _) = try ExampleBundles.runner(appex: Self.sampleNonUI)
         let status = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         await runner.stop()
         #expect((try? status.result.get())?.passEntriesAvailable == false)
+        // The subsystem is Bundle.main.bundleIdentifier: the runtime found the .appex's Info.plist.
         let warning = "log.error: [com.example.sampleissuer.WNonUIExt:provisioning] no PaymentPassCredentials in the App Group"
         #expect(events.outputLines.contains { $0.hasPrefix(warning) }, "\(events.outputLines)")
     }

@@ -1,8 +1,8 @@
 import os
 import PassKit
 
-/// The extension's log.
-let log = Logger(subsystem: "com.example.sampleissuer.WNonUIExt", category: "provisioning")
+/// The extension's log, under the extension's bundle identifier (from its Info.plist).
+let log = Logger(subsystem: Bundle.main.bundleIdentifier ?? "WNonUIExt", category: "provisioning")
 
 /// The sample issuer's non-UI extension: lists the user's cards that are not yet in Wallet
 /// and makes the add request for the card the user picks.
