@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
-let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication"]
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
 
 /// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
 /// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
@@ -30,7 +30,8 @@ let guideIssuerTargets: [Target] = [
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"], path: "Benchmarks/HostBench"),
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+                         path: "Benchmarks/HostBench"),
 ]
 
 // Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
@@ -57,6 +58,7 @@ let package = Package(
         .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
@@ -72,6 +74,7 @@ let package = Package(
         .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables

@@ -5,6 +5,7 @@
 @_exported import Foundation
 @_exported import LocalAuthentication
 @_exported import PassKit
+@_exported import Security
 @_exported import UIKit
 @_exported import WatchConnectivity
 @_exported import os
