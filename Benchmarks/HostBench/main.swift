@@ -20,7 +20,7 @@ struct Options {
     var commandLine = ""
     var coldRuns = 60
     var warmRuns = 3000
-    /// `cold`, `warm` or nil for both (to profile one path at a time).
+    /// `cold`, `warm`, `keychain` or nil for all (to profile one path at a time).
     var only: String?
 }
 
@@ -51,13 +51,19 @@ func configuration() -> HostConfiguration {
     return configuration
 }
 
-/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
-func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+/// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
+func timedCall<Answer: Decodable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ answer: Answer.Type) async
+    -> (Double, String?) {
     let started = ContinuousClock.now
-    let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+    let outcome = await runner.call(method, params: NoParams(), resultType: answer)
     let elapsed = milliseconds(ContinuousClock.now - started)
     if case .failure(let error) = outcome.result { return (elapsed, error.message) }
     return (elapsed, nil)
+}
+
+/// One status call, timed as ``timedCall(_:_:_:)``.
+func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+    await timedCall(runner, WireMethod.status, StatusResult.self)
 }
 
 let options = parseOptions()
@@ -68,7 +74,7 @@ defer { removeBenchBundles() }
 print("wallet-host benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 print("")
 
-if options.only != "warm" {
+if options.only == nil || options.only == "cold" {
     // Cold: every host launch is interleaved with its baseline so both see the same load.
     var bareC: [Double] = []
     var coldC: [Double] = []
@@ -112,7 +118,7 @@ if options.only != "warm" {
     print("")
 }
 
-if options.only != "cold" {
+if options.only == nil || options.only == "warm" {
     // Warm: rounds of raw echo, C ext and SDK ext in turn, so a burst of load hits all three.
     let echo = BareProcess(executablePath: options.pipeEcho, environment: [:])
     let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
@@ -185,4 +191,9 @@ if options.only != "cold" {
     for failure in failures.prefix(3) { print("  failed: \(failure)") }
     print(String(format: "minimal SDK extension footprint after handshake = %.2f MB, after %d calls = %.2f MB (target <= 4 MB)",
                  Double(footprintAfterHandshake) / 1_048_576, warmSDK.count, Double(footprintAfterCalls) / 1_048_576))
+}
+
+if options.only == nil || options.only == "keychain" {
+    print("")
+    try await keychainBench(bundles: options.bundles, runs: min(options.warmRuns, 500))
 }

@@ -35,6 +35,8 @@ do {
             status = try StateCommands.passes(commandArguments)
         case "device":
             status = try StateCommands.device(commandArguments)
+        case "keychain":
+            status = try KeychainCommand.run(commandArguments)
         case "help":
             if let name = commandArguments.first {
                 guard let described = Commands.named(name) else { throw UsageError("help: unknown command \"\(name)\"") }

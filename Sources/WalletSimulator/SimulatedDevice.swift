@@ -26,6 +26,7 @@ public struct SimulatedDevice: Sendable {
     public func checkStateReadable() throws {
         _ = try passes()
         _ = try settings()
+        _ = try keychainItems()
     }
 
     /// Every pass on both devices.

@@ -6,7 +6,7 @@ import WalletTestSupport
 /// errors, run on the built executable as a user runs it.
 @Suite("wallet-host help and usage errors", .timeLimit(.minutes(2)))
 struct CommandHelpTests {
-    static let commands = ["call", "validate", "conform", "add-card", "demo", "stress", "app", "passes", "device"]
+    static let commands = ["call", "validate", "conform", "add-card", "demo", "stress", "app", "passes", "device", "keychain"]
     static let hostOptions = ["--deadline METHOD=DURATION", "--memory-limit SIZE", "--hang-grace DURATION"]
 
     /// The options a command's help lists, as `(name, takesValue)`: lines `  --name VALUE  help`.

@@ -166,6 +166,7 @@ public actor ExtensionRunner {
         let sessionContext = RPCSession.Context(
             bundleIdentifier: descriptor.bundleIdentifier,
             containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
+            keychainAccessGroups: descriptor.keychainAccessGroups,
             executableName: descriptor.executableName,
             extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,

@@ -52,6 +52,9 @@ public struct HostConfiguration: Sendable {
         let groups = (try? JSONSerialization.data(withJSONObject: appGroups, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         environment[WireEnvironment.appGroups] = groups
+        if let preferences = AppGroupPreferences.prepare(appGroups: appGroups) {
+            environment[AppGroupPreferences.configurationHomeVariable] = preferences
+        }
         return environment
     }
 
