@@ -30,6 +30,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CWalletSpawn"),
+        // PID 1 of each sandboxed extension's PID namespace (C, beside wallet-host; see its main.c).
+        .executableTarget(name: "WalletSandboxInit", dependencies: ["CWalletSpawn"]),
         .target(name: "WalletWire"),
         .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
         .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
