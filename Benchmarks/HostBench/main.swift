@@ -44,11 +44,21 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration() -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
+    configuration.sandbox = sandbox
     return configuration
+}
+
+/// One cold status call on a fresh runner, stopped after; the elapsed ms.
+func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto) async -> Double {
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(sandbox: sandbox))
+    let (elapsed, failure) = await timedStatus(runner)
+    if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
+    await runner.stop()
+    return elapsed
 }
 
 /// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
@@ -77,6 +87,9 @@ if options.only != "warm" {
     // A fresh host process pays its first-use costs on the call (thread start, first event
     // written, first encoder use): what `wallet-host call` users see. Its own totalMs is read.
     var freshHostC: [Double] = []
+    // The same cold calls with the sandbox off: what the sandbox (init, namespaces, mounts) costs.
+    var unsandboxedC: [Double] = []
+    var unsandboxedSDK: [Double] = []
     for run in 0..<options.coldRuns {
         if !options.commandLine.isEmpty, run < 30 {
             freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
@@ -94,6 +107,9 @@ if options.only != "warm" {
         if let sdkFailure { fatalError("cold status of the SDK extension failed: \(sdkFailure)") }
         coldSDK.append(sdkElapsed)
         await sdkRunner.stop()
+
+        unsandboxedC.append(await coldStatus(cStatus, sandbox: .off))
+        unsandboxedSDK.append(await coldStatus(minimal, sandbox: .off))
     }
     report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
     report("cold status, C ext, through the host", coldC)
@@ -109,6 +125,13 @@ if options.only != "warm" {
     }
     print(String(format: "cold SDK ext: host %.3f ms vs bare Swift spawn %.3f ms = %.2fx (target <= 1.5x)",
                  median(coldSDK), median(bareSwift), median(coldSDK) / median(bareSwift)))
+    report("cold status, C ext, through the host, --sandbox off", unsandboxedC)
+    report("cold status, minimal SDK ext, through the host, --sandbox off", unsandboxedSDK)
+    print(String(format: "sandbox, C ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldC), median(unsandboxedC), median(coldC) / median(unsandboxedC), median(coldC) - median(unsandboxedC)))
+    print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldSDK), median(unsandboxedSDK), median(coldSDK) / median(unsandboxedSDK),
+                 median(coldSDK) - median(unsandboxedSDK)))
     print("")
 }
 

@@ -120,10 +120,20 @@ final class ChildProcess: Sendable {
                 closeChildEnds()
                 do {
                     pid = try Self.awaitStart(initPID: leader, reports: reports.read, configuration: configuration)
-                } catch {
-                    _ = kill(-leader, SIGKILL)
+                } catch var error {
                     var status: Int32 = 0
+                    // The init may still be on its way out (its namespace empties first): wait for it.
+                    let endedAlready = error.stage == "sandbox init"
+                    if !endedAlready { _ = kill(-leader, SIGKILL) }
                     _ = wh_waitpid(leader, &status, 0)
+                    if endedAlready {
+                        // What it said on stderr (the dynamic loader names a missing library there).
+                        var bytes = [UInt8](repeating: 0, count: 512)
+                        let count = read(stderr.read, &bytes, bytes.count)
+                        let said = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self)
+                            .split(separator: "\n").first.map { ": \($0)" } ?? "" : ""
+                        error.explanation = "the sandbox init \(TerminationStatus(waitStatus: status)) before it started the extension\(said)"
+                    }
                     (parentEnds + [pidfd]).forEach(SystemCall.close)
                     throw error
                 }
@@ -138,7 +148,7 @@ final class ChildProcess: Sendable {
 
     /// Reads the sandbox init's first report: the extension started (its pid in this namespace,
     /// from the init's list of children), or could not be executed.
-    private static func awaitStart(initPID: pid_t, reports: Int32, configuration: SpawnConfiguration) throws -> pid_t {
+    private static func awaitStart(initPID: pid_t, reports: Int32, configuration: SpawnConfiguration) throws(SpawnError) -> pid_t {
         var record: (Int32, Int32) = (0, 0)
         let count = withUnsafeMutableBytes(of: &record) { buffer in
             var got: Int
@@ -146,7 +156,9 @@ final class ChildProcess: Sendable {
             return got
         }
         guard count == MemoryLayout<(Int32, Int32)>.size else {
-            throw SpawnError(executablePath: configuration.executablePath, errno: count < 0 ? errno : ESRCH, stage: "sandbox init")
+            // The init ended without a word (a library it needs is not in the sandbox, say): the sandbox's failure.
+            throw SpawnError(executablePath: configuration.executablePath, errno: count < 0 ? errno : ESRCH,
+                             stage: "sandbox init", inSandboxSetup: true)
         }
         switch record.0 {
         case Int32(wh_init_report_started.rawValue):

@@ -62,10 +62,13 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
     }
 
     var requiredReason: String?
+    /// Replaces "STAGE failed: ERRNO" when the errno says nothing useful.
+    var explanation: String?
 
     /// What failed, without the executable: "execve failed: No such file or directory".
     public var failure: String {
         if let requiredReason { return "the sandbox is required (--sandbox required) but unavailable: \(requiredReason)" }
+        if let explanation { return explanation }
         return "\(stage) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 

@@ -89,7 +89,11 @@ public struct SandboxPlan: Sendable, Equatable {
     /// Directories of the Swift runtime (and any other shared library) the host itself loaded
     /// from outside the system paths: the extensions built with the same toolchain need them.
     static let runtimeDirectories: [String] = {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        // Read to the end by hand: /proc files report a size of zero.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps"),
+              let data = try? handle.readToEnd() else { return [] }
+        try? handle.close()
+        let maps = String(decoding: data, as: UTF8.self)
         var directories = Set<String>()
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/"), line.hasSuffix(".so") || line.contains(".so.") else { continue }
