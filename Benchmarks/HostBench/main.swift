@@ -125,8 +125,8 @@ if options.only != "warm" {
     }
     print(String(format: "cold SDK ext: host %.3f ms vs bare Swift spawn %.3f ms = %.2fx (target <= 1.5x)",
                  median(coldSDK), median(bareSwift), median(coldSDK) / median(bareSwift)))
-    report("cold status, C ext, through the host, --sandbox off", unsandboxedC)
-    report("cold status, minimal SDK ext, through the host, --sandbox off", unsandboxedSDK)
+    report("cold status, C ext, host, --sandbox off", unsandboxedC)
+    report("cold status, SDK ext, host, --sandbox off", unsandboxedSDK)
     print(String(format: "sandbox, C ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
                  median(coldC), median(unsandboxedC), median(coldC) / median(unsandboxedC), median(coldC) - median(unsandboxedC)))
     print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",

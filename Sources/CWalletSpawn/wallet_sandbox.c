@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -18,6 +19,12 @@
 #endif
 #ifndef MOUNT_ATTR_RDONLY
 #define MOUNT_ATTR_RDONLY 0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOSUID
+#define MOUNT_ATTR_NOSUID 0x00000002
+#endif
+#ifndef MOUNT_ATTR_NODEV
+#define MOUNT_ATTR_NODEV 0x00000004
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
@@ -103,13 +110,14 @@ static int wh_make_parents(const char *path) {
     return 0;
 }
 
-/// Makes `target` read-only, with everything mounted under it.
-static int wh_make_read_only(const char *target) {
+/// Sets `attributes` (MOUNT_ATTR_*) on `target` and everything mounted under it.
+static int wh_restrict(const char *target, unsigned long long attributes_set) {
     struct mount_attr attributes;
     memset(&attributes, 0, sizeof attributes);
-    attributes.attr_set = MOUNT_ATTR_RDONLY;
+    attributes.attr_set = attributes_set;
     if (syscall(SYS_mount_setattr, AT_FDCWD, target, AT_RECURSIVE, &attributes, sizeof attributes) == 0) return 0;
     if (errno != ENOSYS) return -1;
+    if (!(attributes_set & MOUNT_ATTR_RDONLY)) return 0;
     // Before Linux 5.12: remount the top mount only, keeping the flags a user namespace may not clear.
     struct statvfs status;
     if (statvfs(target, &status) != 0) return -1;
@@ -124,9 +132,9 @@ static int wh_make_read_only(const char *target) {
 }
 
 /// Shows the host's `path` at the same path in the new root: a symbolic link is copied as a
-/// link (/lib -> usr/lib), anything else is bound there, read-only unless `writable`.
+/// link (/lib -> usr/lib), anything else is bound there with `attributes` (MOUNT_ATTR_*).
 /// A path that does not exist on the host is left out.
-static int wh_bind(const char *path, int writable) {
+static int wh_bind(const char *path, unsigned long long attributes) {
     char source[wh_path_room], target[wh_path_room];
     if (wh_join(source, wh_old, path) != 0 || wh_join(target, wh_new, path) != 0) return -1;
     struct stat status;
@@ -152,7 +160,7 @@ static int wh_bind(const char *path, int writable) {
         }
     }
     if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
-    return writable ? 0 : wh_make_read_only(target);
+    return wh_restrict(target, attributes);
 }
 
 /// A minimal /dev: a tmpfs holding the harmless devices bound from the host and the usual links.
@@ -163,7 +171,7 @@ static int wh_make_dev(void) {
     if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0) return -1;
     static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty" };
     for (size_t index = 0; index < sizeof devices / sizeof devices[0]; index++) {
-        if (wh_bind(devices[index], 1) != 0) return -1;
+        if (wh_bind(devices[index], MOUNT_ATTR_NOSUID) != 0) return -1;
     }
     static const char *const links[][2] = {
         { "/proc/self/fd", "/dev/fd" }, { "/proc/self/fd/0", "/dev/stdin" },
@@ -204,7 +212,10 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     if (mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
 
     for (int index = 0; index < config->path_count; index++) {
-        if (wh_bind(config->paths[index].path, config->paths[index].writable) != 0) return -1;
+        // No set-user-ID programs and no device files through any of them.
+        unsigned long long attributes = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+        if (!config->paths[index].writable) attributes |= MOUNT_ATTR_RDONLY;
+        if (wh_bind(config->paths[index].path, attributes) != 0) return -1;
     }
     if (wh_make_dev() != 0) return -1;
     char proc[wh_path_room];
@@ -213,9 +224,9 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     // This process is PID 1 of the new PID namespace: the new proc shows that namespace only.
     if (mount("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) return -1;
 
-    if (umount2(wh_old, MNT_DETACH) != 0) return -1;
     if (chdir(wh_new) != 0) return -1;
     if (syscall(SYS_pivot_root, ".", ".") != 0) return -1;
+    // The base, with the host's root under it: one detach (each costs a grace period of the kernel's).
     if (umount2(".", MNT_DETACH) != 0) return -1;
     if (chdir("/") != 0) return -1;
     // The root itself holds only mount points: read-only, so nothing can be left at its top.
@@ -234,6 +245,8 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
         uid_t uid = (uid_t)config->run_as_uid;
         if (syscall(SYS_setresuid, uid, uid, uid) != 0) return -1;
     }
+    // Nothing executed from here on gains privileges (set-user-ID bits, file capabilities).
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     *stage = wh_spawn_stage_none;
     return 0;
 }

@@ -72,8 +72,14 @@ public struct SandboxPlan: Sendable, Equatable {
         }
         (Self.systemPaths + Self.runtimeDirectories + readOnly + [initPath]).forEach { add($0, writable: false) }
         (writable + environmentPaths).forEach { add($0, writable: true) }
-        // Sorted, a parent comes before its children ("/a" < "/a/b"), so an inner grant is bound over an outer one.
-        grants = byPath.sorted { $0.key < $1.key }.map { Grant(path: $0.key, writable: $0.value) }
+        // Sorted, a parent comes before its children ("/a" < "/a/b"), so an inner grant is bound over an outer one;
+        // one inside a grant of the same kind is shown already (/usr/bin, the real path of /bin, in /usr).
+        var sorted: [Grant] = []
+        for (path, writable) in byPath.sorted(by: { $0.key < $1.key }) {
+            let enclosing = sorted.last { path.hasPrefix($0.path == "/" ? "/" : $0.path + "/") }
+            if enclosing?.writable != writable { sorted.append(Grant(path: path, writable: writable)) }
+        }
+        grants = sorted
     }
 
     /// The path as given, and as it resolves when a link lies on it: the sandbox copies a final
