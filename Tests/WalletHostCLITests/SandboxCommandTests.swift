@@ -42,6 +42,14 @@ struct SandboxCommandTests {
         #expect(json["sandboxed"] as? Bool == true)
     }
 
+    @Test("the conformance report notes that the extension ran sandboxed")
+    func conformNotesTheSandbox() throws {
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-sandbox-cli")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let run = try WalletHostCommand.run(["conform", ExampleBundles.testHelperAppex.path, "--state", state.path])
+        #expect(run.standardOutput.contains("  note: sandbox: on (own PID namespace"), "\(run.standardOutput)")
+    }
+
     @Test("--sandbox off runs unsandboxed without a warning, and the report says so")
     func offIsReported() throws {
         let run = try Self.call(["--sandbox", "off"])
