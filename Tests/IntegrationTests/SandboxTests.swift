@@ -10,7 +10,8 @@ import Glibc
 /// start dies with them, they are bounded as root, and they see only their own bundle,
 /// containers and a private /tmp. Each also runs with `--sandbox off` where that shows the
 /// test can fail.
-@Suite("Sandbox: hostile extensions", .serialized)
+@Suite("Sandbox: hostile extensions", .serialized,
+       .enabled(if: KernelNamespaces.available, "the kernel refuses the namespaces the sandbox needs"))
 struct SandboxTests {
     /// Starts a `setsid` double-forked daemon (`sleep 600.TOKEN`, adopted by PID 1 once its
     /// parent exits), waits until it runs, then exits.
