@@ -8,6 +8,8 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "WUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/WUIExt"),
     .executableTarget(name: "SampleIssuerApp", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/SampleIssuerApp"),
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
+    // Writes the README's MyIssuer.ipa, a device build with one broken entitlement (scripts/example-ipa).
+    .executableTarget(name: "MakeExampleIPA", dependencies: ["DeviceBuildFixtures"], path: "Examples/MakeExampleIPA"),
 ]
 
 /// Benchmark programs, run by scripts/bench (never by the tests).
@@ -35,19 +37,24 @@ let package = Package(
         // it does not use, which SwiftPM links into every executable.
         .executableTarget(name: "WalletSandboxInit", dependencies: ["CWalletSpawn"],
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "WalletWire"),
         .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
-        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
+        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
+        // Device builds made in code (zip, Mach-O with a code signature, CMS-wrapped profile):
+        // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
+        .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + benchmarkExecutables
