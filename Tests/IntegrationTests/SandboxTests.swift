@@ -199,4 +199,29 @@ struct SandboxTests {
         guard case .spawn(let payload) = spawn.payload else { return }
         #expect(payload.sandboxed == true)
     }
+
+    @Test("without its init the sandbox is off: auto says why in the spawn event, required fails the launch naming it",
+          arguments: [SandboxMode.auto, .required])
+    func missingInit(mode: SandboxMode) async throws {
+        let hostile = try HostileExtension(script: "#!/bin/sh\nexit 0\n")
+        defer { hostile.cleanUp() }
+        let missing = hostile.root.url.appendingPathComponent("no-such-init").path
+        let (runner, events) = hostile.runner(sandbox: mode) { $0.sandboxInitPath = missing }
+        let result = await runner.prewarm()
+        let reason = "the sandbox init \(missing) is missing or not executable"
+        if mode == .required {
+            guard case .failure(let error) = result else {
+                Issue.record("the launch did not fail")
+                return
+            }
+            #expect(error.message.contains("the sandbox is required (--sandbox required) but unavailable: \(reason)"),
+                    "\(error.message)")
+            #expect(events.events(.spawn).isEmpty)
+        } else {
+            let spawn = try #require(events.events(.spawn).first)
+            guard case .spawn(let payload) = spawn.payload else { return }
+            #expect(payload.sandboxed == false)
+            #expect(payload.unsandboxedReason == reason)
+        }
+    }
 }
