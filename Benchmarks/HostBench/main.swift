@@ -44,11 +44,26 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration() -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
+    configuration.sandbox = sandbox
     return configuration
+}
+
+/// One cold status call on a fresh runner, stopped after; the elapsed ms.
+func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto) async -> Double {
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(sandbox: sandbox))
+    let (elapsed, failure) = await timedStatus(runner)
+    if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
+    await runner.stop()
+    return elapsed
+}
+
+/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
+func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+    await timedCall(runner, WireMethod.status, StatusResult.self)
 }
 
 /// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
@@ -83,6 +98,9 @@ if options.only == nil || options.only == "cold" {
     // A fresh host process pays its first-use costs on the call (thread start, first event
     // written, first encoder use): what `wallet-host call` users see. Its own totalMs is read.
     var freshHostC: [Double] = []
+    // The same cold calls with the sandbox off: what the sandbox (init, namespaces, mounts) costs.
+    var unsandboxedC: [Double] = []
+    var unsandboxedSDK: [Double] = []
     for run in 0..<options.coldRuns {
         if !options.commandLine.isEmpty, run < 30 {
             freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
@@ -100,6 +118,9 @@ if options.only == nil || options.only == "cold" {
         if let sdkFailure { fatalError("cold status of the SDK extension failed: \(sdkFailure)") }
         coldSDK.append(sdkElapsed)
         await sdkRunner.stop()
+
+        unsandboxedC.append(await coldStatus(cStatus, sandbox: .off))
+        unsandboxedSDK.append(await coldStatus(minimal, sandbox: .off))
     }
     report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
     report("cold status, C ext, through the host", coldC)
@@ -115,6 +136,13 @@ if options.only == nil || options.only == "cold" {
     }
     print(String(format: "cold SDK ext: host %.3f ms vs bare Swift spawn %.3f ms = %.2fx (target <= 1.5x)",
                  median(coldSDK), median(bareSwift), median(coldSDK) / median(bareSwift)))
+    report("cold status, C ext, host, --sandbox off", unsandboxedC)
+    report("cold status, SDK ext, host, --sandbox off", unsandboxedSDK)
+    print(String(format: "sandbox, C ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldC), median(unsandboxedC), median(coldC) / median(unsandboxedC), median(coldC) - median(unsandboxedC)))
+    print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldSDK), median(unsandboxedSDK), median(coldSDK) / median(unsandboxedSDK),
+                 median(coldSDK) - median(unsandboxedSDK)))
     print("")
 }
 

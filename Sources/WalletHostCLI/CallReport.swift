@@ -38,7 +38,9 @@ enum CallReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?) -> String {
+    /// - Parameter sandboxed: whether the process ran in the sandbox (nil: none was launched).
+    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+                     sandboxed: Bool? = nil) -> String {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
             "callMs": .double(rounded(outcome.callMilliseconds)),
@@ -47,6 +49,7 @@ enum CallReport {
             "peakFootprintBytes": outcome.peakFootprintBytes.map { .integer($0) } ?? .null,
             "pid": outcome.pid.map { .integer(Int($0)) } ?? .null,
             "launchedProcess": .bool(outcome.launchedProcess),
+            "sandboxed": sandboxed.map { .bool($0) } ?? .null,
         ]
         if let deadline { object["deadlineMs"] = .double(rounded(deadline.milliseconds)) }
         var result: (any Encodable & Sendable)?

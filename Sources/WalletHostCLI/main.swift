@@ -1,10 +1,13 @@
 import Foundation
+import WalletHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 // A write to an extension that just died must be an EPIPE error, not the host's death.
 signal(SIGPIPE, SIG_IGN)
+// --sandbox auto where the kernel refuses the sandbox: one warning per run, on stderr.
+SandboxStatus.onWarning { warning in FileHandle.standardError.write(Data("wallet-host: \(warning)\n".utf8)) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let commandArguments = Array(arguments.dropFirst())

@@ -34,6 +34,12 @@ public struct HostConfiguration: Sendable {
     public var events: any HostEventSink = NullEventSink()
     /// Answers extensions' requests of the host; nil answers every request with "method not found".
     public var services: (any HostServiceProvider)?
+    /// Whether extensions run in the sandbox (see ``SandboxPlan`` for what they see there).
+    public var sandbox = SandboxMode.auto
+    /// The sandbox init; nil: `WalletSandboxInit` beside the running executable.
+    public var sandboxInitPath: String?
+    /// Replaces the `RLIMIT_NPROC` of ``ProcessLimits`` when set.
+    public var processLimitOverride: Int?
 
     public init() {}
 
