@@ -61,11 +61,6 @@ func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto)
     return elapsed
 }
 
-/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
-func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
-    await timedCall(runner, WireMethod.status, StatusResult.self)
-}
-
 /// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
 func timedCall<Answer: Decodable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ answer: Answer.Type) async
     -> (Double, String?) {
