@@ -5,7 +5,7 @@ extension SimulatedDevice {
     /// Every item in the device's keychain (`keychain.json`), of every access group.
     /// - Throws: ``StateError`` naming the file when it exists but cannot be read.
     public func keychainItems() throws -> [KeychainItemRecord] {
-        try KeychainFileCache.shared.items(at: state.keychainURL) {
+        try StateFileCache.shared.value(at: state.keychainURL) {
             try state.read([KeychainItemRecord].self, from: state.keychainURL, empty: [])
         }
     }

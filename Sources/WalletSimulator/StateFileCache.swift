@@ -4,15 +4,18 @@ import Synchronization
 import Glibc
 #endif
 
-/// Decoded `keychain.json` files, kept while the file on disk is the same one, so that a
-/// `keychain.copyMatching` does not decode every item again (1,000 items take milliseconds).
+/// Decoded state files (`passes.json`, `device.json`, `keychain.json`), kept while the file
+/// on disk is the same one, so that a host service does not read and decode the file again
+/// for every request (a warm `status` asks for the pass library and the watch each time, and
+/// 1,000 keychain items take milliseconds to decode).
 ///
 /// Every write replaces the file by rename (``StateDirectory/update(_:in:empty:_:)``), which
 /// gives it a new inode, so a file whose device, inode, size and change times are unchanged
 /// still holds what was decoded. An entry is kept only when the file was the same one before
-/// and after it was read.
-final class KeychainFileCache: Sendable {
-    static let shared = KeychainFileCache()
+/// and after it was read. A missing or unreadable file is never cached: it is read (and its
+/// error reported) every time.
+final class StateFileCache: Sendable {
+    static let shared = StateFileCache()
 
     /// What tells one version of a file from another.
     struct Identity: Hashable {
@@ -36,25 +39,26 @@ final class KeychainFileCache: Sendable {
 
     /// Paths remembered at most; past it the cache starts over (a host uses one state directory,
     /// the test suite many).
-    static let capacity = 16
+    static let capacity = 48
 
-    private let entries = Mutex<[String: (identity: Identity, items: [KeychainItemRecord])]>([:])
+    private let entries = Mutex<[String: (identity: Identity, value: any Sendable)]>([:])
 
-    /// The items of the file at `url`: the ones decoded before when it is the same file, else
-    /// what `read` returns (remembered when the file did not change while it was read).
-    func items(at url: URL, read: () throws -> [KeychainItemRecord]) throws -> [KeychainItemRecord] {
+    /// The decoded file at `url`: the value decoded before when it is the same file, else what
+    /// `read` returns (remembered when the file did not change while it was read).
+    func value<Value: Sendable>(at url: URL, read: () throws -> Value) throws -> Value {
         let path = url.standardizedFileURL.path
         let before = Identity(path: path)
-        if let before, let entry = entries.withLock({ $0[path] }), entry.identity == before {
-            return entry.items
+        if let before, let entry = entries.withLock({ $0[path] }), entry.identity == before,
+           let value = entry.value as? Value {
+            return value
         }
-        let items = try read()
+        let value = try read()
         if let before, Identity(path: path) == before {
             entries.withLock { entries in
                 if entries.count >= Self.capacity { entries.removeAll() }
-                entries[path] = (before, items)
+                entries[path] = (before, value)
             }
         }
-        return items
+        return value
     }
 }
