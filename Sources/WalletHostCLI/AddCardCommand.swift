@@ -1,5 +1,7 @@
 import Foundation
+import WalletDaemon
 import WalletHostCore
+import WalletWire
 import WalletSimulator
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
@@ -13,6 +15,10 @@ struct AddCardCommand {
     let interactive: Bool
     let json: Bool
     let configuration: HostConfiguration
+    let route: DaemonRoute
+    /// Whether a host option was given: the daemon's extensions run with the daemon's limits,
+    /// so such a flow runs in this process.
+    let hostOptionsGiven: Bool
 
     static let spec = CommandSpec(
         "add-card",
@@ -39,7 +45,8 @@ struct AddCardCommand {
                       The entries to add: all, or entry identifiers separated by commas (default: the \
                       user agent script's, else all).
                       """),
-                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr.")],
+                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr.")]
+            + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -60,12 +67,12 @@ struct AddCardCommand {
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         json = parsed.has("json")
         configuration = try HostOptions.configuration(from: parsed)
+        route = DaemonRoute(parsed)
+        hostOptionsGiven = HostOptions.options.contains { parsed.value($0.name) != nil }
     }
 
     func run() async throws -> Int32 {
-        let installed = InstalledApps(directory: appsURL)
         let printer = TranscriptPrinter(enabled: !json)
-        for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
         let userAgent: (any UserAgent)?
         var options = options
         if let userAgentFile {
@@ -79,6 +86,15 @@ struct AddCardCommand {
         } else {
             userAgent = nil
         }
+        if !hostOptionsGiven, let client = try route.client(state: stateURL) {
+            let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
+            if status.appsDirectory == appsURL.standardizedFileURL.path {
+                let report = try await runThroughDaemon(client, options: options, userAgent: userAgent, printer: printer)
+                return try finish(report, userAgent: userAgent, printer: printer)
+            }
+        }
+        let installed = InstalledApps(directory: appsURL)
+        for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
         let state = StateDirectory(url: stateURL)
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
@@ -86,6 +102,11 @@ struct AddCardCommand {
         let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
                                userAgent: userAgent, transcript: { printer.line($0) })
         let report = await flow.run(options)
+        return try finish(report, userAgent: userAgent, printer: printer)
+    }
+
+    /// Prints the report (the transcript was printed as the flow went) and gives the exit status.
+    private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) throws -> Int32 {
         if json {
             print(try JSONOutput.encode(report))
         } else {
@@ -96,6 +117,37 @@ struct AddCardCommand {
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1
+    }
+}
+
+extension AddCardCommand {
+    /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications
+    /// and are printed as they come; the UI extension's prompts arrive as requests and are
+    /// answered here, by this command's user agent.
+    private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, userAgent: (any UserAgent)?,
+                                  printer: TranscriptPrinter) async throws -> FlowReport {
+        let scripted = userAgent as? ScriptedUserAgent
+        var select: [String]?
+        switch options.selection ?? scripted?.selection {
+        case .all?: select = ["all"]
+        case .identifiers(let identifiers)?: select = identifiers
+        case nil: select = nil
+        }
+        let params = DaemonAPI.AddCardParams(issuer: options.issuer ?? scripted?.issuer, device: options.device, select: select,
+                                             userAgent: userAgent != nil)
+        return try await DaemonRoute.call(client, "wallet.addCard", params, as: FlowReport.self, onNotification: { message in
+            if message.method == "wallet.transcript", case .string(let line)? = message.params?["line"] { printer.line(line) }
+        }, onRequest: { request in
+            guard let userAgent else { throw UserAgentError("no user agent is attached to answer \(request.method ?? "")") }
+            switch request.method {
+            case WireMethod.uiPrompt?:
+                return try await userAgent.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
+            case WireMethod.uiBiometric?:
+                return try await userAgent.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+            default:
+                throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
+            }
+        })
     }
 }
 

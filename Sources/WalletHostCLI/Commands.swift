@@ -2,7 +2,7 @@
 enum Commands {
     static let all: [CommandSpec] = [
         CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec,
-        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec,
+        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, ServeCommand.spec, PsCommand.spec,
     ]
 
     /// The command called `name`, if there is one.

@@ -1,0 +1,110 @@
+import Foundation
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client of the daemon's socket: one request at a time, its notifications (transcript lines,
+/// events) handed to a closure as they come, and the daemon's own requests to the client
+/// (forwarded `ui.prompt` / `ui.biometric`) answered by another.
+public final class DaemonClient {
+    public let socketPath: String
+    private let fd: Int32
+    private var framer = LineFramer()
+    private var lines: [Data] = []
+    private var nextID = 1
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// Connects to the daemon at `socketPath`.
+    /// - Throws: ``DaemonError`` (``DaemonError/isNobodyListening`` when no daemon answers there).
+    public init(connectingTo socketPath: String) throws {
+        self.socketPath = socketPath
+        fd = try UnixSocket.connect(path: socketPath)
+    }
+
+    deinit {
+        Glibc.close(fd)
+    }
+
+    /// Sends a request and waits for its response.
+    /// - Parameters:
+    ///   - onNotification: each notification that arrives meanwhile.
+    ///   - onRequest: answers each request the daemon sends meanwhile; nil answers "method not found".
+    /// - Returns: the raw `result`.
+    /// - Throws: ``RPCErrorObject`` when the daemon answers with an error; ``DaemonError`` when the
+    ///   connection ends first.
+    public func call(_ method: String, _ params: any Encodable & Sendable,
+                     onNotification: (DaemonMessage) -> Void = { _ in },
+                     onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> JSONValue {
+        let id = nextID
+        nextID += 1
+        try send(DaemonLine.request(id: .integer(id), method: method, params: params))
+        while true {
+            guard let message = try readMessage() else {
+                throw DaemonError("the daemon at \(socketPath) closed the connection before answering \(method)")
+            }
+            if let incoming = message.method {
+                guard let requestID = message.id else {
+                    onNotification(message)
+                    continue
+                }
+                let answer: Data
+                if let onRequest {
+                    do {
+                        answer = DaemonLine.response(id: requestID, result: try await onRequest(message))
+                    } catch let error as RPCErrorObject {
+                        answer = DaemonLine.error(id: requestID, error)
+                    } catch {
+                        answer = DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "\(error)"))
+                    }
+                } else {
+                    answer = DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                                            message: "this client does not answer \(incoming)"))
+                }
+                try send(answer)
+                continue
+            }
+            guard message.id == .integer(id) else {
+                if let error = message.error, message.id == nil || message.id == .null { throw error }
+                continue
+            }
+            if let error = message.error { throw error }
+            return message.result ?? .null
+        }
+    }
+
+    /// Sends a request and decodes its result as `type`.
+    public func call<Result: Decodable>(_ method: String, _ params: any Encodable & Sendable = [String: String](), as type: Result.Type,
+                                        onNotification: (DaemonMessage) -> Void = { _ in },
+                                        onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
+        let value = try await call(method, params, onNotification: onNotification, onRequest: onRequest)
+        return try DaemonClient.decode(type, from: value)
+    }
+
+    /// The next message from the daemon, or nil at end of input.
+    public func readMessage() throws -> DaemonMessage? {
+        while lines.isEmpty {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            for frame in buffer.withUnsafeBytes({ framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
+                if case .line(let line) = frame { lines.append(line) }
+            }
+        }
+        return try DaemonMessage.decode(lines.removeFirst())
+    }
+
+    /// Sends one line as it is (with its newline).
+    public func send(_ line: Data) throws {
+        guard UnixSocket.writeAll(fd, line) else {
+            throw DaemonError("cannot write to the daemon at \(socketPath): \(DaemonError.reason())")
+        }
+    }
+
+    /// Decodes a JSON value as `type`.
+    public static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(type, from: JSONEncoder().encode(value))
+    }
+}

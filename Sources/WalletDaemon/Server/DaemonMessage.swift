@@ -1,0 +1,103 @@
+import Foundation
+import WalletWire
+
+/// One JSON-RPC 2.0 message read from a socket: a request (method and id), a notification
+/// (method, no id) or a response (id, result or error).
+public struct DaemonMessage: Decodable, Sendable {
+    public var jsonrpc: String?
+    public var id: JSONValue?
+    public var method: String?
+    public var params: JSONValue?
+    public var result: JSONValue?
+    public var error: RPCErrorObject?
+
+    /// Decodes one line.
+    /// - Throws: ``RPCErrorObject`` with -32700 (not JSON) or -32600 (not JSON-RPC 2.0).
+    public static func decode(_ line: Data) throws(RPCErrorObject) -> DaemonMessage {
+        let message: DaemonMessage
+        do {
+            message = try JSONDecoder().decode(DaemonMessage.self, from: line)
+        } catch {
+            throw RPCErrorObject(code: RPCErrorCode.parseError, message: "not a JSON-RPC message: \(WireCodec.describe(error))")
+        }
+        guard message.jsonrpc == "2.0" else {
+            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "\"jsonrpc\" must be \"2.0\"")
+        }
+        guard message.method != nil || message.id != nil else {
+            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "a message needs a method or an id")
+        }
+        return message
+    }
+
+    /// The params decoded as `type`; absent params decode as an empty object.
+    /// - Throws: ``RPCErrorObject`` -32602 naming the problem.
+    public func params<Params: Decodable>(_ type: Params.Type) throws(RPCErrorObject) -> Params {
+        try DaemonMessage.decodeParams(type, from: params, method: method ?? "")
+    }
+
+    static func decodeParams<Params: Decodable>(_ type: Params.Type, from value: JSONValue?, method: String) throws(RPCErrorObject) -> Params {
+        do {
+            let data = try JSONEncoder().encode(value ?? .object([:]))
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for \(method): \(WireCodec.describe(error))")
+        }
+    }
+}
+
+/// Encodes the daemon's outgoing lines: JSON with sorted keys, `/` unescaped, one `\n` at the end.
+public enum DaemonLine {
+    /// A response carrying `result`.
+    public static func response(id: JSONValue, result: any Encodable & Sendable) -> Data {
+        line(Envelope(id: id, method: nil, params: nil, result: result, error: nil))
+    }
+
+    /// An error response.
+    public static func error(id: JSONValue?, _ error: RPCErrorObject) -> Data {
+        line(Envelope(id: id ?? .null, method: nil, params: nil, result: nil, error: error))
+    }
+
+    /// A request (with `id`) or a notification (without).
+    public static func request(id: JSONValue?, method: String, params: any Encodable & Sendable) -> Data {
+        line(Envelope(id: id, method: method, params: params, result: nil, error: nil))
+    }
+
+    private static func line(_ envelope: Envelope) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        var data: Data
+        do {
+            data = try encoder.encode(envelope)
+        } catch {
+            let failure = Envelope(id: envelope.id ?? .null, method: nil, params: nil, result: nil,
+                                   error: RPCErrorObject(code: RPCErrorCode.internalError, message: "the daemon could not encode its answer: \(error)"))
+            data = (try? encoder.encode(failure)) ?? Data()
+        }
+        data.append(0x0A)
+        return data
+    }
+
+    private struct Envelope: Encodable {
+        var id: JSONValue?
+        var method: String?
+        var params: (any Encodable & Sendable)?
+        var result: (any Encodable & Sendable)?
+        var error: RPCErrorObject?
+
+        private enum Keys: String, CodingKey { case jsonrpc, id, method, params, result, error }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode("2.0", forKey: .jsonrpc)
+            if let id { try container.encode(id, forKey: .id) }
+            if let method { try container.encode(method, forKey: .method) }
+            if let params { try container.encode(params, forKey: .params) }
+            if let error {
+                try container.encode(error, forKey: .error)
+            } else if method == nil {
+                if let result { try container.encode(result, forKey: .result) } else { try container.encodeNil(forKey: .result) }
+            }
+        }
+    }
+}

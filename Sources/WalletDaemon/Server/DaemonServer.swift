@@ -1,0 +1,214 @@
+import Foundation
+import Synchronization
+import WalletHostCore
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request as a method handler sees it: its params and the client that sent it.
+public struct DaemonCall: Sendable {
+    public let method: String
+    public let params: JSONValue?
+    public let client: ClientSession
+
+    /// The params decoded as `type` (absent params as `{}`).
+    /// - Throws: ``RPCErrorObject`` -32602 naming the problem.
+    public func params<Params: Decodable>(_ type: Params.Type) throws(RPCErrorObject) -> Params {
+        try DaemonMessage.decodeParams(type, from: params, method: method)
+    }
+}
+
+/// A method of the client API.
+public typealias DaemonMethod = @Sendable (DaemonCall) async throws -> any Encodable & Sendable
+
+/// The daemon's own error codes, beside JSON-RPC's.
+public enum DaemonErrorCode {
+    /// The command failed; the message is the sentence `wallet-host` prints (exit status 1).
+    public static let commandFailed = -32050
+    /// The daemon is shutting down and takes no new work.
+    public static let shuttingDown = -32051
+}
+
+/// The socket server: accepts clients of its own uid, reads their JSON-RPC lines, runs each
+/// request as a task (so a slow one never holds up the next), and on shutdown drains: no new
+/// clients or requests, in-flight requests finish within a grace, then every extension is
+/// stopped, the socket removed and the lock released.
+public final class DaemonServer: Sendable {
+    private struct State {
+        var methods: [String: DaemonMethod] = [:]
+        var clients: [Int: ClientSession] = [:]
+        var nextClient = 1
+        var requestsInFlight = 0
+        var refusedPeers = 0
+        var draining = false
+        var listener: Int32
+    }
+
+    public let socketPath: String?
+    public let hub: EventHub
+    public let pool: ExtensionPool
+    public let startedAt = Date()
+    private let lock: DaemonLock?
+    private let state: Mutex<State>
+    private let channelLimits: LineChannel.Limits
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// - Parameters:
+    ///   - listener: a listening socket (bound by ``UnixSocket/listen(path:backlog:)`` or inherited).
+    ///   - socketPath: removed at shutdown; nil for an inherited socket (its owner removes it).
+    public init(listener: Int32, socketPath: String?, lock: DaemonLock?, hub: EventHub, pool: ExtensionPool,
+                channelLimits: LineChannel.Limits = LineChannel.Limits()) {
+        self.socketPath = socketPath
+        self.lock = lock
+        self.hub = hub
+        self.pool = pool
+        self.channelLimits = channelLimits
+        state = Mutex(State(listener: listener))
+    }
+
+    /// Adds (or replaces) a method.
+    public func register(_ name: String, _ method: @escaping DaemonMethod) {
+        state.withLock { $0.methods[name] = method }
+    }
+
+    /// Starts accepting clients on a thread of its own.
+    public func start() {
+        let listener = state.withLock { $0.listener }
+        let thread = Thread { [self] in
+            while let fd = UnixSocket.accept(listener) {
+                admit(fd)
+            }
+        }
+        thread.name = "wallet-host.accept"
+        thread.stackSize = 256 << 10
+        thread.start()
+    }
+
+    /// Blocks until ``shutdown(grace:)`` has finished.
+    public func waitUntilFinished() {
+        finished.wait()
+    }
+
+    /// Clients connected now.
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+    /// Requests being served now.
+    public var requestsInFlight: Int { state.withLock { $0.requestsInFlight } }
+    /// Connections refused because the peer was another user.
+    public var refusedPeers: Int { state.withLock { $0.refusedPeers } }
+    public var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// Stops the daemon: refuses new clients and requests, lets requests in flight finish within
+    /// `grace`, stops every extension with the normal stop sequence, removes the socket and the
+    /// lock, then ``waitUntilFinished()`` returns. A second call does nothing.
+    public func shutdown(grace: Duration, reason: String) async {
+        let listener = state.withLock { state -> Int32? in
+            guard !state.draining else { return nil }
+            state.draining = true
+            return state.listener
+        }
+        guard let listener else { return }
+        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        if let socketPath { unlink(socketPath) }
+        let deadline = ContinuousClock.now + grace
+        while requestsInFlight > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        await pool.stopAll(reason: reason)
+        let clients = state.withLock { Array($0.clients.values) }
+        for client in clients { client.channel.flush(timeout: .milliseconds(200)) }
+        for client in clients { client.channel.close() }
+        close(listener)
+        lock?.release()
+        finished.signal()
+    }
+
+    private func admit(_ fd: Int32) {
+        guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
+            // Another user's process: tell it why, then hang up.
+            let refusal = DaemonLine.error(id: nil, RPCErrorObject(code: RPCErrorCode.invalidRequest,
+                                                                   message: "this daemon serves only uid \(getuid())"))
+            _ = UnixSocket.writeAll(fd, refusal)
+            state.withLock { $0.refusedPeers += 1 }
+            close(fd)
+            return
+        }
+        let id = state.withLock { state -> Int in
+            defer { state.nextClient += 1 }
+            return state.nextClient
+        }
+        let session = Mutex<ClientSession?>(nil)
+        let channel = LineChannel(fd: fd, limits: channelLimits, name: "wallet-host.client\(id)") { [self] line in
+            guard let client = session.withLock({ $0 }) else { return }
+            receive(line, from: client)
+        }
+        let client = ClientSession(id: id, peerPID: peer.pid, channel: channel)
+        session.withLock { $0 = client }
+        state.withLock { $0.clients[id] = client }
+        channel.onClose { [self] in
+            for subscription in client.disconnected() { hub.unsubscribe(subscription) }
+            state.withLock { $0.clients[id] = nil }
+        }
+    }
+
+    private func receive(_ line: Data?, from client: ClientSession) {
+        guard let line else {
+            client.channel.send(DaemonLine.error(id: nil, RPCErrorObject(code: RPCErrorCode.lineTooLong,
+                                                                         message: "a line over \(channelLimits.maximumLineBytes) bytes")))
+            return
+        }
+        let message: DaemonMessage
+        do {
+            message = try DaemonMessage.decode(line)
+        } catch {
+            client.channel.send(DaemonLine.error(id: nil, error))
+            return
+        }
+        guard let method = message.method else {
+            client.answer(message)
+            return
+        }
+        guard let id = message.id else {
+            if method == WireMethod.cancelRequest, case .object(let params)? = message.params, let target = params["id"] {
+                client.cancel(target)
+            }
+            return
+        }
+        let (handler, draining) = state.withLock { state -> (DaemonMethod?, Bool) in
+            let handler = state.methods[method]
+            if handler != nil && !state.draining { state.requestsInFlight += 1 }
+            return (handler, state.draining)
+        }
+        guard !draining else {
+            client.channel.send(DaemonLine.error(id: id, RPCErrorObject(code: DaemonErrorCode.shuttingDown, message: "the daemon is shutting down")))
+            return
+        }
+        guard let handler else {
+            client.channel.send(DaemonLine.error(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                                        message: "the daemon has no method \(method)")))
+            return
+        }
+        let call = DaemonCall(method: method, params: message.params, client: client)
+        let task = Task { [self] in
+            let line: Data
+            do {
+                line = DaemonLine.response(id: id, result: try await handler(call))
+            } catch let error as RPCErrorObject {
+                line = DaemonLine.error(id: id, error)
+            } catch {
+                line = DaemonLine.error(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
+            }
+            client.channel.send(line)
+            client.finished(id)
+            state.withLock { $0.requestsInFlight -= 1 }
+        }
+        client.track(id, task)
+    }
+}
+
+extension ClientSession {
+    /// `$/cancelRequest` from the client: cancel that request's task.
+    func cancel(_ id: JSONValue) {
+        cancelTask(id)
+    }
+}
