@@ -128,6 +128,8 @@ public enum DaemonAPI {
         public var subscriptions: Int
         public var reloads: Int
         public var refusedPeers: Int
+        /// Event notifications dropped because a connected client read too slowly.
+        public var droppedEvents: Int
         public var draining: Bool
     }
 

@@ -83,11 +83,12 @@ public struct WalletMethods: Sendable {
         return DaemonAPI.Status(
             pid: getpid(), version: DaemonAPI.version, stateDirectory: stateDirectory.path,
             appsDirectory: pool.appsDirectory.path, socket: server.socketPath, keepWarm: pool.keepWarm,
-            idleTimeoutSeconds: pool.configuration.idleTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 },
+            idleTimeoutSeconds: pool.configuration.idleTimeout.map { $0.milliseconds / 1000 },
             uptimeSeconds: (Date().timeIntervalSince(server.startedAt) * 10).rounded() / 10,
             clients: server.clientCount, requestsInFlight: server.requestsInFlight, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
-            reloads: await pool.reloads, refusedPeers: server.refusedPeers, draining: server.isDraining)
+            reloads: await pool.reloads, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
+            draining: server.isDraining)
     }
 
     private func appsList() async -> DaemonAPI.AppsList {

@@ -97,6 +97,8 @@ public final class DaemonServer: Sendable {
     /// Connections refused because the peer was another user.
     public var refusedPeers: Int { state.withLock { $0.refusedPeers } }
     public var isDraining: Bool { state.withLock { $0.draining } }
+    /// Lines dropped for the clients connected now, because they read too slowly.
+    public var droppedLines: Int { state.withLock { $0.clients.values.reduce(0) { $0 + $1.channel.droppedLines } } }
 
     /// Stops the daemon: refuses new clients and requests, lets requests in flight finish within
     /// `grace`, stops every extension with the normal stop sequence, removes the socket and the
@@ -137,14 +139,10 @@ public final class DaemonServer: Sendable {
             defer { state.nextClient += 1 }
             return state.nextClient
         }
-        let session = Mutex<ClientSession?>(nil)
-        let channel = LineChannel(fd: fd, limits: channelLimits, name: "wallet-host.client\(id)") { [self] line in
-            guard let client = session.withLock({ $0 }) else { return }
-            receive(line, from: client)
-        }
+        let channel = LineChannel(fd: fd, limits: channelLimits)
         let client = ClientSession(id: id, peerPID: peer.pid, channel: channel)
-        session.withLock { $0 = client }
         state.withLock { $0.clients[id] = client }
+        channel.start(name: "wallet-host.client\(id)") { [self] line in receive(line, from: client) }
         channel.onClose { [self] in
             for subscription in client.disconnected() { hub.unsubscribe(subscription) }
             state.withLock { $0.clients[id] = nil }

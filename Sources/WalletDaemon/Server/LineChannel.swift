@@ -39,13 +39,16 @@ public final class LineChannel: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let writerDone = DispatchSemaphore(value: 0)
 
-    /// Starts the reader and writer threads.
-    /// - Parameters:
-    ///   - fd: a connected socket; the channel closes it when both threads are done.
-    ///   - onLine: called on the reader thread for each complete line (`nil` for a line over the limit).
-    public init(fd: Int32, limits: Limits = Limits(), name: String, onLine: @escaping @Sendable (Data?) -> Void) {
+    /// A channel on a connected socket; ``start(name:onLine:)`` starts its threads.
+    public init(fd: Int32, limits: Limits = Limits()) {
         self.fd = fd
         self.limits = limits
+    }
+
+    /// Starts the reader and writer threads; call once, after whatever `onLine` needs is ready.
+    /// - Parameter onLine: called on the reader thread for each complete line (`nil` for a line
+    ///   over the limit). The channel closes the socket when both threads are done.
+    public func start(name: String, onLine: @escaping @Sendable (Data?) -> Void) {
         let writer = Thread { [self] in writeLoop() }
         writer.name = "\(name).writer"
         writer.stackSize = 256 << 10
