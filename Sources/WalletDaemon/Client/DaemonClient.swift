@@ -86,12 +86,22 @@ public final class DaemonClient {
         while lines.isEmpty {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw DaemonError("no answer from the daemon at \(socketPath) in time")
+            }
             if count <= 0 { return nil }
             for frame in buffer.withUnsafeBytes({ framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
                 if case .line(let line) = frame { lines.append(line) }
             }
         }
         return try DaemonMessage.decode(lines.removeFirst())
+    }
+
+    /// Makes ``readMessage()`` (and so ``call(_:_:onNotification:onRequest:)``) give up with an
+    /// error when nothing arrives for `timeout`.
+    public func setReceiveTimeout(_ timeout: Duration) {
+        var value = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends one line as it is (with its newline).
