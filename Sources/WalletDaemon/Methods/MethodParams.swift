@@ -123,6 +123,8 @@ public enum DaemonAPI {
         public var uptimeSeconds: Double
         public var clients: Int
         public var requestsInFlight: Int
+        /// Requests taken since the daemon started, this one included.
+        public var requestsServed: Int
         public var extensions: Int
         public var runningProcesses: Int
         public var subscriptions: Int

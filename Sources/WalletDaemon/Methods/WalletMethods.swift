@@ -85,7 +85,7 @@ public struct WalletMethods: Sendable {
             appsDirectory: pool.appsDirectory.path, socket: server.socketPath, keepWarm: pool.keepWarm,
             idleTimeoutSeconds: pool.configuration.idleTimeout.map { $0.milliseconds / 1000 },
             uptimeSeconds: (Date().timeIntervalSince(server.startedAt) * 10).rounded() / 10,
-            clients: server.clientCount, requestsInFlight: server.requestsInFlight, extensions: counts.runners,
+            clients: server.clientCount, requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
             reloads: await pool.reloads, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
             draining: server.isDraining)

@@ -40,6 +40,7 @@ public final class DaemonServer: Sendable {
         var clients: [Int: ClientSession] = [:]
         var nextClient = 1
         var requestsInFlight = 0
+        var requestsServed = 0
         var refusedPeers = 0
         var draining = false
         var listener: Int32
@@ -94,6 +95,8 @@ public final class DaemonServer: Sendable {
     public var clientCount: Int { state.withLock { $0.clients.count } }
     /// Requests being served now.
     public var requestsInFlight: Int { state.withLock { $0.requestsInFlight } }
+    /// Requests taken since the daemon started.
+    public var requestsServed: Int { state.withLock { $0.requestsServed } }
     /// Connections refused because the peer was another user.
     public var refusedPeers: Int { state.withLock { $0.refusedPeers } }
     public var isDraining: Bool { state.withLock { $0.draining } }
@@ -174,7 +177,10 @@ public final class DaemonServer: Sendable {
         }
         let (handler, draining) = state.withLock { state -> (DaemonMethod?, Bool) in
             let handler = state.methods[method]
-            if handler != nil && !state.draining { state.requestsInFlight += 1 }
+            if handler != nil && !state.draining {
+                state.requestsInFlight += 1
+                state.requestsServed += 1
+            }
             return (handler, state.draining)
         }
         guard !draining else {
