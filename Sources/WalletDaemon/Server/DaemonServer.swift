@@ -54,6 +54,10 @@ public final class DaemonServer: Sendable {
     private let state: Mutex<State>
     private let channelLimits: LineChannel.Limits
     private let finished = DispatchSemaphore(value: 0)
+    /// Written once at shutdown to wake the accept thread out of `poll` (closing a descriptor
+    /// does not wake a thread blocked on it, and `shutdown(2)` on an inherited listener would
+    /// break it for systemd, which keeps listening on it).
+    private let wakeAccept: (read: Int32, write: Int32)
 
     /// - Parameters:
     ///   - listener: a listening socket (bound by ``UnixSocket/listen(path:backlog:)`` or inherited).
@@ -66,6 +70,10 @@ public final class DaemonServer: Sendable {
         self.pool = pool
         self.channelLimits = channelLimits
         state = Mutex(State(listener: listener))
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakeAccept = (ends[0], ends[1])
     }
 
     /// Adds (or replaces) a method.
@@ -77,8 +85,12 @@ public final class DaemonServer: Sendable {
     public func start() {
         let listener = state.withLock { $0.listener }
         let thread = Thread { [self] in
-            while let fd = UnixSocket.accept(listener) {
-                admit(fd)
+            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wakeAccept.read, events: Int16(POLLIN), revents: 0)]
+            while true {
+                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
+                if descriptors[1].revents != 0 || isDraining { break }
+                if descriptors[0].revents != 0, let fd = UnixSocket.accept(listener) { admit(fd) }
             }
         }
         thread.name = "wallet-host.accept"
@@ -113,7 +125,8 @@ public final class DaemonServer: Sendable {
             return state.listener
         }
         guard let listener else { return }
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        var byte: UInt8 = 1
+        _ = write(wakeAccept.write, &byte, 1)
         if let socketPath { unlink(socketPath) }
         let deadline = ContinuousClock.now + grace
         while requestsInFlight > 0 && ContinuousClock.now < deadline {
@@ -135,7 +148,16 @@ public final class DaemonServer: Sendable {
                                                                    message: "this daemon serves only uid \(getuid())"))
             _ = UnixSocket.writeAll(fd, refusal)
             state.withLock { $0.refusedPeers += 1 }
-            close(fd)
+            // Closing with the peer's request unread would reset the connection before the
+            // peer reads the refusal: end our side, drain what it sent (briefly), then close.
+            DispatchQueue.global().async {
+                Glibc.shutdown(fd, Int32(SHUT_WR))
+                var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var sink = [UInt8](repeating: 0, count: 4096)
+                while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
+                close(fd)
+            }
             return
         }
         let id = state.withLock { state -> Int in

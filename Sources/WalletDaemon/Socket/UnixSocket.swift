@@ -55,7 +55,8 @@ public enum UnixSocket {
         }
     }
 
-    /// The next client of a listening socket, or nil when the listener was shut down or closed.
+    /// The next client of a listening socket, or nil when none is waiting (another process
+    /// sharing the listener took it) or the listener is closed.
     public static func accept(_ listener: Int32) -> Int32? {
         while true {
             let fd = Glibc.accept(listener, nil, nil)
@@ -66,7 +67,8 @@ public enum UnixSocket {
                 return fd
             }
             switch errno {
-            case EINTR, ECONNABORTED, EPROTO: continue
+            case EINTR: continue
+            case ECONNABORTED, EPROTO, EAGAIN: return nil
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                 // Out of descriptors: wait for a client to leave rather than spin.
                 usleep(10_000)
