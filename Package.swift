@@ -15,6 +15,8 @@ let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
     .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"], path: "Benchmarks/HostBench"),
+    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire"],
+                      path: "Benchmarks/DaemonBench"),
 ]
 
 // Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
