@@ -99,18 +99,28 @@ public struct AddCardFlow: Sendable {
             guard await authorize(app, runners: runners, report: &report) else { return }
         }
 
+        // A flow run for a client that left (the daemon cancels its task) adds nothing more.
+        guard !cancelled(&report) else { return }
         // 4. Entries.
         guard let entries = await fetchEntries(app, device: options.device, runners: runners, report: &report) else { return }
         guard let selected = select(entries, options: options, report: &report) else { return }
 
         // 5-6. Card by card.
         for entry in selected {
+            guard !cancelled(&report) else { return }
             let outcome = await provision(entry, app: app, device: options.device, runners: runners, report: &report)
             report.cards.append(outcome)
         }
         if report.cards.contains(where: { !$0.added }) {
             report.failure = "\(report.cards.filter { !$0.added }.count) of \(report.cards.count) cards were not added"
         }
+    }
+
+    /// Whether the flow's task was cancelled; if so the report says the flow stopped there.
+    private func cancelled(_ report: inout FlowReport) -> Bool {
+        guard Task.isCancelled else { return false }
+        report.failure = "the flow was cancelled"
+        return true
     }
 
     private func chooseIssuer(_ options: AddCardOptions, _ issuers: [DiscoveredIssuer], report: inout FlowReport) -> DiscoveredIssuer? {

@@ -44,7 +44,7 @@ struct DaemonDocumentTests {
         let text = try String(contentsOf: Self.url, encoding: .utf8)
         let methods = ["host.status", "host.shutdown", "apps.list", "apps.reload", "apps.open", "device.get", "device.set",
                        "passes.add", "passes.list", "passes.remove", "passes.reset", "wallet.discover", "wallet.addCard",
-                       "extension.call", "events.subscribe", "events.unsubscribe", "processes.list"]
+                       "extension.call", "extension.conform", "events.subscribe", "events.unsubscribe", "processes.list"]
         for method in methods {
             #expect(text.contains("\"method\":\"\(method)\""), "DAEMON.md has no example of \(method)")
         }

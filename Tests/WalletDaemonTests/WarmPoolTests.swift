@@ -41,6 +41,8 @@ struct WarmPoolTests {
         }
     }
 
+    /// The watch reloads 100-300 ms after the last change; the time allowed on top covers the
+    /// relaunch on a machine other builds keep busy.
     @Test func aBundleCopiedInRebuiltAndRemovedIsPickedUpWithinASecond() async throws {
         let apps = try TemporaryDirectory(prefix: "wallet-host-apps").url
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
@@ -51,7 +53,7 @@ struct WarmPoolTests {
         try FileManager.default.copyItem(at: ExampleBundles.testHelperApp, to: staging)
         try FileManager.default.moveItem(at: staging, to: apps.appendingPathComponent("TestHelper.app"))
         var first: Int32 = 0
-        try await eventually("the copied bundle warm", timeout: .seconds(1.5)) {
+        try await eventually("the copied bundle warm", timeout: .seconds(2.5)) {
             guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
             first = pid
             return true
@@ -62,7 +64,7 @@ struct WarmPoolTests {
         let rebuilt = executable.deletingLastPathComponent().appendingPathComponent(".TestHelperExt.new")
         try FileManager.default.copyItem(at: executable, to: rebuilt)
         #expect(rename(rebuilt.path, executable.path) == 0)
-        try await eventually("the rebuilt bundle relaunched", timeout: .seconds(1.5)) {
+        try await eventually("the rebuilt bundle relaunched", timeout: .seconds(2.5)) {
             guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
             return pid != first
         }
@@ -70,7 +72,7 @@ struct WarmPoolTests {
 
         // Removed.
         try FileManager.default.removeItem(at: apps.appendingPathComponent("TestHelper.app"))
-        try await eventually("the removed bundle gone", timeout: .seconds(1.5)) {
+        try await eventually("the removed bundle gone", timeout: .seconds(2.5)) {
             try await daemon.process(Self.helper)?.pid == nil
         }
         let apps2 = try DaemonClient.decode(DaemonAPI.AppsList.self, from: try await daemon.call("apps.list"))

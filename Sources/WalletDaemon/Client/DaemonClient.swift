@@ -50,13 +50,7 @@ public final class DaemonClient {
                 }
                 let answer: Data
                 if let onRequest {
-                    do {
-                        answer = DaemonLine.response(id: requestID, result: try await onRequest(message))
-                    } catch let error as RPCErrorObject {
-                        answer = DaemonLine.error(id: requestID, error)
-                    } catch {
-                        answer = DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "\(error)"))
-                    }
+                    answer = await DaemonLine.answer(id: requestID, failureCode: RPCErrorCode.serviceFailed) { try await onRequest(message) }
                 } else {
                     answer = DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.methodNotFound,
                                                                             message: "this client does not answer \(incoming)"))

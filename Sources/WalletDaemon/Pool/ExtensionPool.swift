@@ -240,7 +240,7 @@ public struct ProcessListing: Sendable, Codable, Equatable {
         launches = row.launches
         crashes = row.crashes
         lastError = row.lastError
-        uptimeSeconds = pid == nil ? nil : row.startedAt.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
+        uptimeSeconds = pid.flatMap { row.starts[$0] }.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
         if pid == nil {
             state = crashLooping ? "crash-looping" : "stopped"
         } else if row.callsInFlight > 0 {

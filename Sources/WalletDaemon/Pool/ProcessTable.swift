@@ -7,12 +7,15 @@ import WalletHostCore
 /// Pure state, fed by ``apply(_:)``, so it is tested without processes.
 public struct ProcessTable: Sendable {
     /// One extension's row.
-    public struct Row: Sendable, Codable, Equatable {
+    public struct Row: Sendable, Equatable {
         public var bundleIdentifier: String
         /// The running process, nil when none runs.
         public var pid: Int32?
         /// When the running process started.
-        public var startedAt: Date?
+        public var startedAt: Date? { pid.flatMap { starts[$0] } }
+        /// When each running process of this extension started (a conformance run may have
+        /// its own beside the daemon's warm one).
+        public var starts: [Int32: Date] = [:]
         /// Calls answered or failed, over every process (the `initialize` handshake excluded).
         public var calls = 0
         /// Calls in flight right now.
@@ -46,7 +49,7 @@ public struct ProcessTable: Sendable {
         switch event.payload {
         case .spawn:
             row.pid = event.pid
-            row.startedAt = event.time
+            if let pid = event.pid { row.starts[pid] = event.time }
             row.launches += 1
         case .spawnFailed(let failure):
             row.lastError = failure.reason
@@ -71,9 +74,9 @@ public struct ProcessTable: Sendable {
         case .memoryKill, .hung:
             row.lastError = event.message
         case .exit(let exit):
+            if let pid = event.pid { row.starts[pid] = nil }
             if row.pid == event.pid {
-                row.pid = nil
-                row.startedAt = nil
+                row.pid = row.starts.keys.max()
                 row.callsInFlight = 0
             }
             row.peakFootprintBytes = Self.larger(row.peakFootprintBytes, exit.footprintBytes)

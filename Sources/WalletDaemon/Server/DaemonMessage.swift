@@ -52,6 +52,19 @@ public enum DaemonLine {
         line(Envelope(id: id, method: nil, params: nil, result: result, error: nil))
     }
 
+    /// The response to request `id`: `body`'s result, or its error (an ``RPCErrorObject`` as it
+    /// is, any other error as `failureCode` with the error's sentence).
+    public static func answer(id: JSONValue, failureCode: Int,
+                              _ body: () async throws -> any Encodable & Sendable) async -> Data {
+        do {
+            return response(id: id, result: try await body())
+        } catch let error as RPCErrorObject {
+            return self.error(id: id, error)
+        } catch {
+            return self.error(id: id, RPCErrorObject(code: failureCode, message: "\(error)"))
+        }
+    }
+
     /// An error response.
     public static func error(id: JSONValue?, _ error: RPCErrorObject) -> Data {
         line(Envelope(id: id ?? .null, method: nil, params: nil, result: nil, error: error))

@@ -216,15 +216,7 @@ public final class DaemonServer: Sendable {
         }
         let call = DaemonCall(method: method, params: message.params, client: client)
         let task = Task { [self] in
-            let line: Data
-            do {
-                line = DaemonLine.response(id: id, result: try await handler(call))
-            } catch let error as RPCErrorObject {
-                line = DaemonLine.error(id: id, error)
-            } catch {
-                line = DaemonLine.error(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
-            }
-            client.channel.send(line)
+            client.channel.send(await DaemonLine.answer(id: id, failureCode: DaemonErrorCode.commandFailed) { try await handler(call) })
             client.finished(id)
             state.withLock { $0.requestsInFlight -= 1 }
         }

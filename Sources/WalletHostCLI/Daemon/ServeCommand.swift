@@ -97,6 +97,7 @@ struct ServeCommand {
         }
         WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
         DaemonCallMethod.register(on: server)
+        DaemonConformMethod.register(on: server)
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
         let signals = Self.handleSignals(shutdown: shutdown, reload: { Task { await pool.reload() } })
