@@ -201,11 +201,25 @@ for _ in 0..<options.calls {
     inProcess.append(milliseconds(ContinuousClock.now - started))
 }
 await runner.stop()
+/// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
+struct CallAnswer: Decodable {
+    struct Report: Decodable {
+        var method: String
+        var result: StatusResult?
+        var pid: Int32?
+        var launchedProcess: Bool
+        var callMs: Double
+        var totalMs: Double
+        var peakFootprintBytes: Int?
+    }
+    var report: Report
+    var succeeded: Bool
+}
 let callParams = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
 var throughDaemon: [Double] = []
 for _ in 0..<options.calls {
     let started = ContinuousClock.now
-    _ = try await client.call("extension.call", callParams)
+    _ = try await client.call("extension.call", callParams, as: CallAnswer.self)
     throughDaemon.append(milliseconds(ContinuousClock.now - started))
 }
 let inP50 = percentile(inProcess, 0.5) * 1000

@@ -36,47 +36,73 @@ public final class DaemonClient {
     public func call(_ method: String, _ params: any Encodable & Sendable,
                      onNotification: (DaemonMessage) -> Void = { _ in },
                      onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> JSONValue {
+        try await call(method, params, as: JSONValue.self, onNotification: onNotification, onRequest: onRequest)
+    }
+
+    /// Sends a request and decodes its result as `type`, straight from the line.
+    public func call<Result: Decodable>(_ method: String, _ params: any Encodable & Sendable = [String: String](), as type: Result.Type,
+                                        onNotification: (DaemonMessage) -> Void = { _ in },
+                                        onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
+        let line = try await exchange(method, params, onNotification: onNotification, onRequest: onRequest)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        if let result = try decoder.decode(Member<Result>.self, from: line).result { return result }
+        // An absent or null result: what `Result` makes of null.
+        return try decoder.decode(type, from: Data("null".utf8))
+    }
+
+    /// The response line to one request, after answering the daemon's requests and handing its
+    /// notifications on.
+    private func exchange(_ method: String, _ params: any Encodable & Sendable, onNotification: (DaemonMessage) -> Void,
+                          onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)?) async throws -> Data {
         let id = nextID
         nextID += 1
         try send(DaemonLine.request(id: .integer(id), method: method, params: params))
         while true {
-            guard let message = try readMessage() else {
+            guard let line = try readLine() else {
                 throw DaemonError("the daemon at \(socketPath) closed the connection before answering \(method)")
             }
-            if let incoming = message.method {
-                guard let requestID = message.id else {
-                    onNotification(message)
-                    continue
-                }
-                let answer: Data
-                if let onRequest {
-                    answer = await DaemonLine.answer(id: requestID, failureCode: RPCErrorCode.serviceFailed) { try await onRequest(message) }
+            let head = try JSONDecoder().decode(ResponseHead.self, from: line)
+            if head.method != nil {
+                let message = try DaemonMessage.decode(line)
+                if let requestID = message.id {
+                    try send(await answer(message, requestID: requestID, onRequest: onRequest))
                 } else {
-                    answer = DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.methodNotFound,
-                                                                            message: "this client does not answer \(incoming)"))
+                    onNotification(message)
                 }
-                try send(answer)
                 continue
             }
-            guard message.id == .integer(id) else {
-                if let error = message.error, message.id == nil || message.id == .null { throw error }
+            guard head.id == .integer(id) else {
+                if let error = head.error, head.id == nil || head.id == .null { throw error }
                 continue
             }
-            if let error = message.error { throw error }
-            return message.result ?? .null
+            if let error = head.error { throw error }
+            return line
         }
     }
 
-    /// Sends a request and decodes its result as `type`.
-    public func call<Result: Decodable>(_ method: String, _ params: any Encodable & Sendable = [String: String](), as type: Result.Type,
-                                        onNotification: (DaemonMessage) -> Void = { _ in },
-                                        onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
-        let value = try await call(method, params, onNotification: onNotification, onRequest: onRequest)
-        return try DaemonClient.decode(type, from: value)
+    private func answer(_ message: DaemonMessage, requestID: JSONValue,
+                        onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)?) async -> Data {
+        guard let onRequest else {
+            return DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                                  message: "this client does not answer \(message.method ?? "")"))
+        }
+        return await DaemonLine.answer(id: requestID, failureCode: RPCErrorCode.serviceFailed) { try await onRequest(message) }
+    }
+
+    private struct ResponseHead: Decodable {
+        var id: JSONValue?
+        var method: String?
+        var error: RPCErrorObject?
     }
 
     /// The next message from the daemon, or nil at end of input.
     public func readMessage() throws -> DaemonMessage? {
+        try readLine().map { try DaemonMessage.decode($0) }
+    }
+
+    /// The next line from the daemon, or nil at end of input.
+    private func readLine() throws -> Data? {
         while lines.isEmpty {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
@@ -88,7 +114,7 @@ public final class DaemonClient {
                 if case .line(let line) = frame { lines.append(line) }
             }
         }
-        return try DaemonMessage.decode(lines.removeFirst())
+        return lines.removeFirst()
     }
 
     /// Makes ``readMessage()`` (and so ``call(_:_:onNotification:onRequest:)``) give up with an

@@ -36,7 +36,6 @@ public actor ExtensionPool {
         var configuration = configuration
         configuration.events = hub
         configuration.services = DeviceServices(device: device)
-        if keepWarm { configuration.idleTimeout = nil }
         self.configuration = configuration
         self.appsDirectory = appsDirectory
         self.device = device
@@ -45,12 +44,17 @@ public actor ExtensionPool {
         installed = InstalledApps(apps: [])
     }
 
-    /// The runner for an `.appex` given by path (`wallet-host call`), loading the bundle once.
+    /// The runner for an `.appex` given by path (`wallet-host call`), loading the bundle once
+    /// and again when it was rebuilt since (a bundle outside the apps directory is not watched).
     /// - Throws: ``DaemonError`` with the loader's findings when the bundle cannot be loaded.
     public func runner(forAppex url: URL) throws -> ExtensionRunner {
         let key = url.standardizedFileURL.path
-        if let entry = entries[key], entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) {
-            return entry.runner
+        if let entry = entries[key] {
+            if entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) {
+                return entry.runner
+            }
+            entries[key] = nil
+            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
         }
         let (bundle, findings) = BundleLoader().loadExtension(at: url)
         guard let bundle else {
@@ -60,20 +64,21 @@ public actor ExtensionPool {
         return try runner(for: bundle)
     }
 
-    /// The runner for a loaded extension bundle: the warm one, or a new one.
+    /// The runner for a loaded extension bundle: the warm one, or a new one. (Reloads replace
+    /// the runners of rebuilt bundles in the apps directory, so no file is looked at here.)
     /// - Throws: ``StateError`` when its App Group containers cannot be created.
     public func runner(for bundle: ExtensionBundle) throws -> ExtensionRunner {
         let key = bundle.url.standardizedFileURL.path
+        if let entry = entries[key] { return entry.runner }
         let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
-        if let entry = entries[key] {
-            if entry.fingerprint == fingerprint { return entry.runner }
-            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
-        }
         let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups))
-        let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
         let isInstalledIssuer = installed.apps.contains { $0.extensions.contains { $0.url.standardizedFileURL.path == key } }
-        entries[key] = Entry(bundle: bundle, runner: runner, fingerprint: fingerprint,
-                             keepWarm: keepWarm && bundle.role == .nonUI && isInstalledIssuer)
+        let warm = keepWarm && bundle.role == .nonUI && isInstalledIssuer
+        // A kept-warm process is never stopped for idleness; any other one is, as in a command.
+        var runnerConfiguration = configuration
+        if warm { runnerConfiguration.idleTimeout = nil }
+        let runner = ExtensionRunner(descriptor: descriptor, configuration: runnerConfiguration)
+        entries[key] = Entry(bundle: bundle, runner: runner, fingerprint: fingerprint, keepWarm: warm)
         return runner
     }
 
@@ -110,9 +115,6 @@ public actor ExtensionPool {
         for (key, bundle) in installedExtensions where entries[key] == nil && bundle.role == .nonUI {
             summary.added.append(bundle.bundleIdentifier)
             _ = try? runner(for: bundle)
-        }
-        for (key, bundle) in installedExtensions where bundle.role == .nonUI {
-            entries[key]?.keepWarm = keepWarm
         }
         if keepWarm { await warmAll() }
         summary.added.sort()

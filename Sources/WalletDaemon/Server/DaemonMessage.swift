@@ -45,6 +45,37 @@ public struct DaemonMessage: Decodable, Sendable {
     }
 }
 
+/// What the daemon reads first of every line: the envelope without its params or result, which
+/// a handler then decodes straight from the line as its own type (``DaemonCall/params(_:)``):
+/// one parse of each, no detour through ``JSONValue``.
+struct DaemonEnvelope: Decodable {
+    var jsonrpc: String?
+    var id: JSONValue?
+    var method: String?
+
+    static func decode(_ line: Data) throws(RPCErrorObject) -> DaemonEnvelope {
+        let envelope: DaemonEnvelope
+        do {
+            envelope = try JSONDecoder().decode(DaemonEnvelope.self, from: line)
+        } catch {
+            throw RPCErrorObject(code: RPCErrorCode.parseError, message: "not a JSON-RPC message: \(WireCodec.describe(error))")
+        }
+        guard envelope.jsonrpc == "2.0" else {
+            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "\"jsonrpc\" must be \"2.0\"")
+        }
+        guard envelope.method != nil || envelope.id != nil else {
+            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "a message needs a method or an id")
+        }
+        return envelope
+    }
+}
+
+/// A line's `params` or `result` member as `Value`.
+struct Member<Value: Decodable>: Decodable {
+    var params: Value?
+    var result: Value?
+}
+
 /// Encodes the daemon's outgoing lines: JSON with sorted keys, `/` unescaped, one `\n` at the end.
 public enum DaemonLine {
     /// A response carrying `result`.

@@ -9,13 +9,19 @@ import Glibc
 /// One request as a method handler sees it: its params and the client that sent it.
 public struct DaemonCall: Sendable {
     public let method: String
-    public let params: JSONValue?
+    /// The request's line, from which ``params(_:)`` decodes the params as the handler's type.
+    let line: Data
     public let client: ClientSession
 
     /// The params decoded as `type` (absent params as `{}`).
     /// - Throws: ``RPCErrorObject`` -32602 naming the problem.
     public func params<Params: Decodable>(_ type: Params.Type) throws(RPCErrorObject) -> Params {
-        try DaemonMessage.decodeParams(type, from: params, method: method)
+        do {
+            if let params = try JSONDecoder().decode(Member<Params>.self, from: line).params { return params }
+            return try JSONDecoder().decode(type, from: Data("{}".utf8))
+        } catch {
+            throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for \(method): \(WireCodec.describe(error))")
+        }
     }
 }
 
@@ -180,20 +186,21 @@ public final class DaemonServer: Sendable {
                                                                          message: "a line over \(channelLimits.maximumLineBytes) bytes")))
             return
         }
-        let message: DaemonMessage
+        let envelope: DaemonEnvelope
         do {
-            message = try DaemonMessage.decode(line)
+            envelope = try DaemonEnvelope.decode(line)
         } catch {
             client.channel.send(DaemonLine.error(id: nil, error))
             return
         }
-        guard let method = message.method else {
-            client.answer(message)
+        guard let method = envelope.method else {
+            // A response to a forwarded prompt: rare, read whole.
+            if let message = try? DaemonMessage.decode(line) { client.answer(message) }
             return
         }
-        guard let id = message.id else {
-            if method == WireMethod.cancelRequest, case .object(let params)? = message.params, let target = params["id"] {
-                client.cancel(target)
+        guard let id = envelope.id else {
+            if method == WireMethod.cancelRequest, let target = try? JSONDecoder().decode(Member<CancelTarget>.self, from: line).params {
+                client.cancel(target.id)
             }
             return
         }
@@ -214,7 +221,7 @@ public final class DaemonServer: Sendable {
                                                                         message: "the daemon has no method \(method)")))
             return
         }
-        let call = DaemonCall(method: method, params: message.params, client: client)
+        let call = DaemonCall(method: method, line: line, client: client)
         let task = Task { [self] in
             client.channel.send(await DaemonLine.answer(id: id, failureCode: DaemonErrorCode.commandFailed) { try await handler(call) })
             client.finished(id)
@@ -222,6 +229,11 @@ public final class DaemonServer: Sendable {
         }
         client.track(id, task)
     }
+}
+
+/// `$/cancelRequest`'s params.
+private struct CancelTarget: Decodable {
+    var id: JSONValue
 }
 
 extension ClientSession {

@@ -30,6 +30,8 @@ public final class LineChannel: Sendable {
         var queuedBytes = 0
         var dropped = 0
         var closed = false
+        /// A thread is writing to the socket (the writer, or a sender writing directly).
+        var writing = false
         var onClose: [@Sendable () -> Void] = []
     }
 
@@ -70,6 +72,15 @@ public final class LineChannel: Sendable {
     /// - Returns: false when the line was dropped or the channel is closed.
     @discardableResult
     public func send(_ line: Data, droppable: Bool = false) -> Bool {
+        // Nothing queued and nobody writing: write at once, without waking the writer thread
+        // (a warm call's answer then costs no extra thread hop). Whatever the socket does not
+        // take at once is queued for the writer.
+        let direct = outgoing.withLock { state -> Bool in
+            guard !state.closed, !state.writing, state.lines.isEmpty else { return false }
+            state.writing = true
+            return true
+        }
+        if direct { return sendDirectly(line) }
         let (queued, overflow) = outgoing.withLock { state -> (Bool, Bool) in
             guard !state.closed else { return (false, false) }
             if droppable && state.queuedBytes + line.count > limits.droppableBytes {
@@ -83,6 +94,36 @@ public final class LineChannel: Sendable {
         }
         if overflow { close() } else if queued { wake.signal() }
         return queued
+    }
+
+    private func sendDirectly(_ line: Data) -> Bool {
+        var written = 0
+        var failed = false
+        line.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = Glibc.send(fd, buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                if count > 0 { written += count; continue }
+                if count < 0 && errno == EINTR { continue }
+                failed = count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+                break
+            }
+        }
+        if failed {
+            outgoing.withLock { $0.writing = false }
+            close()
+            return false
+        }
+        let wakeWriter = outgoing.withLock { state -> Bool in
+            state.writing = false
+            if written < line.count {
+                let rest = line.subdata(in: written..<line.count)
+                state.lines.insert(rest, at: 0)
+                state.queuedBytes += rest.count
+            }
+            return !state.lines.isEmpty
+        }
+        if wakeWriter { wake.signal() }
+        return true
     }
 
     /// Runs `body` once when the channel closes (at once if it already has).
@@ -144,20 +185,29 @@ public final class LineChannel: Sendable {
         while true {
             wake.wait()
             let (lines, closed) = outgoing.withLock { state -> ([Data], Bool) in
+                // A sender writing directly signals again when it leaves lines behind.
+                guard !state.closed, !state.writing, !state.lines.isEmpty else { return ([], state.closed) }
                 defer {
                     state.lines.removeAll(keepingCapacity: true)
                     state.queuedBytes = 0
+                    state.writing = true
                 }
-                return (state.lines, state.closed)
+                return (state.lines, false)
             }
             if closed { break }
             if lines.isEmpty { continue }
             var batch = Data()
             for line in lines { batch.append(line) }
-            if !UnixSocket.writeAll(fd, batch) {
+            let written = UnixSocket.writeAll(fd, batch)
+            let more = outgoing.withLock { state -> Bool in
+                state.writing = false
+                return !state.lines.isEmpty
+            }
+            if !written {
                 close()
                 break
             }
+            if more { wake.signal() }
         }
         writerDone.signal()
     }
