@@ -52,10 +52,11 @@ func line(_ text: String) {
 
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
-/// VmRSS of a process, in bytes.
-func residentBytes(_ pid: Int32) -> Int {
+/// VmRSS of a process, in bytes (or another `/proc/PID/status` field: `RssAnon` is the memory
+/// the process itself dirtied, without the libraries' file-backed pages).
+func residentBytes(_ pid: Int32, field: String = "VmRSS") -> Int {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let row = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let row = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
           let kilobytes = Int(row.split(separator: " ").dropFirst().first ?? "") else { return 0 }
     return kilobytes * 1024
 }
@@ -130,6 +131,7 @@ try FileManager.default.createDirectory(at: emptyApps, withIntermediateDirectori
 let idle = try Daemon(apps: emptyApps, state: work.appendingPathComponent("idle-state"))
 _ = try await idle.call("host.status", as: JSONValue.self)
 let idleRSS = residentBytes(idle.process.processIdentifier)
+let idleAnonymous = residentBytes(idle.process.processIdentifier, field: "RssAnon")
 idle.stop()
 
 // MARK: 2. 100 warm issuers: discovery, RSS, warm call
@@ -176,6 +178,7 @@ for _ in 0..<options.discoveries {
     slowestStatus.append(found.issuers.compactMap(\.milliseconds).max() ?? .nan)
 }
 let rssAfter = residentBytes(daemonPID)
+let anonymousAfter = residentBytes(daemonPID, field: "RssAnon")
 line("  cold in process (baseline):   p50 \(format(percentile(coldMilliseconds, 0.5))) ms, listed \(coldListed.map(String.init).joined(separator: "/")) of \(options.issuers)")
 line("  warm through the daemon:      p50 \(format(percentile(discoverClient, 0.5))) ms at the client (daemon's own \(format(percentile(discoverDaemon, 0.5))) ms), p90 \(format(percentile(discoverClient, 0.9))) ms, \(options.discoveries) runs")
 line("                                listed \(listedCounts.min() ?? 0)..\(listedCounts.max() ?? 0) of \(options.issuers); slowest status in any run \(format(slowestStatus.max() ?? .nan)) ms (limit 100 ms)")
@@ -185,6 +188,7 @@ line("")
 line("== daemon RSS")
 line("  idle daemon, no extension (baseline): \(format(Double(idleRSS) / 1_048_576, 1)) MB")
 line("  \(options.issuers) warm extensions: \(format(Double(rssWarm) / 1_048_576, 1)) MB after warm-up, \(format(Double(rssAfter) / 1_048_576, 1)) MB after \(options.discoveries) discoveries (ratio \(format(Double(rssAfter) / Double(max(idleRSS, 1)), 2))x; target <= 30 MB: \(rssAfter <= 30 << 20 ? "met" : "MISSED"))")
+line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
 line("")
 
 // Warm call: the same extension warm in process and through the daemon.
@@ -240,11 +244,17 @@ let pythonApp = URL(fileURLWithPath: options.bundles).appendingPathComponent("Py
 for index in 1...pythonCount {
     let copy = appsPython.appendingPathComponent("PythonIssuer\(index).app")
     try FileManager.default.copyItem(at: pythonApp, to: copy)
-    for plist in ["Info.plist", "PlugIns/PyNonUIExt.appex/Info.plist", "PlugIns/PyUIExt.appex/Info.plist"] {
-        let url = copy.appendingPathComponent(plist)
-        let text = try String(contentsOf: url, encoding: .utf8)
-            .replacingOccurrences(of: "<string>com.example.pythonissuer", with: "<string>com.example.pythonissuer\(index)")
-        try text.write(to: url, atomically: true, encoding: .utf8)
+    // Issuer N: its own bundle identifiers, App Group and cards (cards already in the library
+    // are not offered again, so 8 issuers sharing cards would offer nothing after the first).
+    let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+    for url in files {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+        let changed = text.replacingOccurrences(of: "com.example.pythonissuer", with: "com.example.pythonissuer\(index)")
+            .replacingOccurrences(of: "PY-ACCT-", with: "PY\(index)-ACCT-")
+        guard changed != text else { continue }
+        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+        try Data(changed.utf8).write(to: url)
+        if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path) }
     }
 }
 let script = work.appendingPathComponent("agent.json")
@@ -297,6 +307,9 @@ let outcomes = try await withThrowingTaskGroup(of: (Bool, Double).self) { group 
                 }
                 return JSONValue.object(["success": .bool(true)])
             })
+            if !report.succeeded {
+                line("  (daemon client \(index) failed: \(report.failure ?? "?"))")
+            }
             return (report.succeeded, milliseconds(ContinuousClock.now - started))
         }
     }
