@@ -7,7 +7,7 @@ import Glibc
 /// and each `.appex`, so that a bundle added, rebuilt (its executable or Info.plist written or
 /// replaced) or removed is noticed. Bursts of events (a copy writes many files) are gathered
 /// until 100 ms pass quietly (300 ms at most), then `onChange` runs once; the watch list is
-/// renewed after it, since the change may have added directories.
+/// renewed before it and after it, since the change may have added directories.
 public final class AppsWatcher: Sendable {
     public let directory: URL
     private let fd: Int32
@@ -55,6 +55,9 @@ public final class AppsWatcher: Sendable {
             while ContinuousClock.now < give, waitReadable(timeoutMilliseconds: 100) {
                 drain(&buffer)
             }
+            // Watch what the change added before rescanning: a change made between the event and
+            // the new watch is then seen by this rescan, and any later one raises an event.
+            addWatches()
             let done = DispatchSemaphore(value: 0)
             let onChange = onChange
             Task {
