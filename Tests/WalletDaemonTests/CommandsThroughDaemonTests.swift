@@ -98,6 +98,26 @@ struct CommandsThroughDaemonTests {
         #expect(try json.json()["authorization"] as? String == "authorized")
     }
 
+    @Test func conformWithTheDaemonsStateRunsInTheDaemonAndPrintsTheSame() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
+        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        let junit = try TemporaryDirectory().url.appendingPathComponent("conform.xml")
+        let before = try await served(daemon)
+        let through = try WalletHostCommand.run(["conform", appex, "--state", daemon.state.path, "--junit", junit.path])
+        #expect(try await served(daemon) > before, "conform went through the daemon")
+        let local = try WalletHostCommand.run(["conform", appex, "--state", daemon.state.path, "--no-daemon"])
+        #expect(through.status == local.status)
+        #expect(through.status == 0, "\(through.standardOutput)")
+        let lastLines = { (run: WalletHostRun) in run.standardOutput.split(separator: "\n").suffix(2).map(String.init) }
+        #expect(lastLines(through).first == lastLines(local).last, "the same summary line")
+        #expect(lastLines(through).last == "JUnit XML: \(junit.path)")
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuite"))
+        let json = try WalletHostCommand.run(["conform", appex, "--state", daemon.state.path, "--json"])
+        #expect(json.status == 0)
+        _ = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
+    }
+
     @Test func psListsTheDaemonsExtensionsAndSaysSoWhenNoDaemonServes() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()

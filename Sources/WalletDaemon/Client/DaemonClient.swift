@@ -39,32 +39,28 @@ public final class DaemonClient {
         try await call(method, params, as: JSONValue.self, onNotification: onNotification, onRequest: onRequest)
     }
 
-    /// Sends a request and decodes its result as `type`, straight from the line.
+    /// Sends a request and decodes its result as `type`, straight from the line (one parse).
     public func call<Result: Decodable>(_ method: String, _ params: any Encodable & Sendable = [String: String](), as type: Result.Type,
                                         onNotification: (DaemonMessage) -> Void = { _ in },
                                         onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
-        let line = try await exchange(method, params, onNotification: onNotification, onRequest: onRequest)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        if let result = try decoder.decode(Member<Result>.self, from: line).result { return result }
-        // An absent or null result: what `Result` makes of null.
-        return try decoder.decode(type, from: Data("null".utf8))
-    }
-
-    /// The response line to one request, after answering the daemon's requests and handing its
-    /// notifications on.
-    private func exchange(_ method: String, _ params: any Encodable & Sendable, onNotification: (DaemonMessage) -> Void,
-                          onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)?) async throws -> Data {
         let id = nextID
         nextID += 1
         try send(DaemonLine.request(id: .integer(id), method: method, params: params))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
         while true {
             guard let line = try readLine() else {
                 throw DaemonError("the daemon at \(socketPath) closed the connection before answering \(method)")
             }
-            let head = try JSONDecoder().decode(ResponseHead.self, from: line)
-            if head.method != nil {
-                let message = try DaemonMessage.decode(line)
+            // A response to this request is read whole as its result type; anything else (or a
+            // result that is not of the type) is read as a generic message.
+            if let reply = try? decoder.decode(Reply<Result>.self, from: line), reply.method == nil, reply.id == .integer(id) {
+                if let error = reply.error { throw error }
+                if let result = reply.result { return result }
+                return try decoder.decode(type, from: Data("null".utf8))
+            }
+            let message = try DaemonMessage.decode(line)
+            if message.method != nil {
                 if let requestID = message.id {
                     try send(await answer(message, requestID: requestID, onRequest: onRequest))
                 } else {
@@ -72,12 +68,11 @@ public final class DaemonClient {
                 }
                 continue
             }
-            guard head.id == .integer(id) else {
-                if let error = head.error, head.id == nil || head.id == .null { throw error }
-                continue
+            if let error = message.error, message.id == nil || message.id == .null || message.id == .integer(id) { throw error }
+            if message.id == .integer(id) {
+                // The result did not decode as `Result`: say why.
+                return try decoder.decode(Member<Result>.self, from: line).result ?? decoder.decode(type, from: Data("null".utf8))
             }
-            if let error = head.error { throw error }
-            return line
         }
     }
 
@@ -90,10 +85,11 @@ public final class DaemonClient {
         return await DaemonLine.answer(id: requestID, failureCode: RPCErrorCode.serviceFailed) { try await onRequest(message) }
     }
 
-    private struct ResponseHead: Decodable {
+    private struct Reply<Result: Decodable>: Decodable {
         var id: JSONValue?
         var method: String?
         var error: RPCErrorObject?
+        var result: Result?
     }
 
     /// The next message from the daemon, or nil at end of input.
