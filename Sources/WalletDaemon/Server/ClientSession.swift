@@ -116,6 +116,7 @@ public final class ClientSession: Sendable {
 }
 
 extension ClientSession {
+    /// `$/cancelRequest` from the client: cancel that request's task.
     func cancelTask(_ id: JSONValue) {
         taskFor(id)?.cancel()
     }

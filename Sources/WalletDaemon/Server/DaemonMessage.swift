@@ -14,33 +14,11 @@ public struct DaemonMessage: Decodable, Sendable {
     /// Decodes one line.
     /// - Throws: ``RPCErrorObject`` with -32700 (not JSON) or -32600 (not JSON-RPC 2.0).
     public static func decode(_ line: Data) throws(RPCErrorObject) -> DaemonMessage {
-        let message: DaemonMessage
+        _ = try DaemonEnvelope.decode(line)
         do {
-            message = try JSONDecoder().decode(DaemonMessage.self, from: line)
+            return try JSONDecoder().decode(DaemonMessage.self, from: line)
         } catch {
-            throw RPCErrorObject(code: RPCErrorCode.parseError, message: "not a JSON-RPC message: \(WireCodec.describe(error))")
-        }
-        guard message.jsonrpc == "2.0" else {
-            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "\"jsonrpc\" must be \"2.0\"")
-        }
-        guard message.method != nil || message.id != nil else {
-            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "a message needs a method or an id")
-        }
-        return message
-    }
-
-    /// The params decoded as `type`; absent params decode as an empty object.
-    /// - Throws: ``RPCErrorObject`` -32602 naming the problem.
-    public func params<Params: Decodable>(_ type: Params.Type) throws(RPCErrorObject) -> Params {
-        try DaemonMessage.decodeParams(type, from: params, method: method ?? "")
-    }
-
-    static func decodeParams<Params: Decodable>(_ type: Params.Type, from value: JSONValue?, method: String) throws(RPCErrorObject) -> Params {
-        do {
-            let data = try JSONEncoder().encode(value ?? .object([:]))
-            return try JSONDecoder().decode(type, from: data)
-        } catch {
-            throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for \(method): \(WireCodec.describe(error))")
+            throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "not a JSON-RPC message: \(WireCodec.describe(error))")
         }
     }
 }

@@ -200,7 +200,7 @@ public final class DaemonServer: Sendable {
         }
         guard let id = envelope.id else {
             if method == WireMethod.cancelRequest, let target = try? JSONDecoder().decode(Member<CancelTarget>.self, from: line).params {
-                client.cancel(target.id)
+                client.cancelTask(target.id)
             }
             return
         }
@@ -234,11 +234,4 @@ public final class DaemonServer: Sendable {
 /// `$/cancelRequest`'s params.
 private struct CancelTarget: Decodable {
     var id: JSONValue
-}
-
-extension ClientSession {
-    /// `$/cancelRequest` from the client: cancel that request's task.
-    func cancel(_ id: JSONValue) {
-        cancelTask(id)
-    }
 }
