@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
+/// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
+
+/// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
+/// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
+/// needs a module of that name to exist. These are empty.
+let testingOverlayStandIns = ["_Testing_CoreGraphics", "_Testing_CoreImage", "_Testing_UIKit"]
+
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
 let exampleExecutables: [Target] = [
@@ -8,13 +17,23 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "WUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/WUIExt"),
     .executableTarget(name: "SampleIssuerApp", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/SampleIssuerApp"),
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
+    // Writes the README's MyIssuer.ipa, a device build with one broken entitlement (scripts/example-ipa).
+    .executableTarget(name: "MakeExampleIPA", dependencies: ["DeviceBuildFixtures"], path: "Examples/MakeExampleIPA"),
+]
+
+/// An issuer's non-UI extension written exactly as for iOS (the Wallet Extensions guide's
+/// style, dependencies injected), with the XCTest unit tests an issuer writes for it.
+let guideIssuerTargets: [Target] = [
+    .target(name: "GuideNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/GuideIssuer/GuideNonUIExt"),
+    .testTarget(name: "GuideIssuerTests", dependencies: ["GuideNonUIExt", "WalletExtensionKit"], path: "Examples/GuideIssuer/Tests"),
 ]
 
 /// Benchmark programs, run by scripts/bench (never by the tests).
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn"], path: "Benchmarks/HostBench"),
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+                         path: "Benchmarks/HostBench"),
     .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire"],
                       path: "Benchmarks/DaemonBench"),
 ]
@@ -27,29 +46,60 @@ let package = Package(
     name: "WalletExtensionHost",
     products: [
         .executable(name: "wallet-host", targets: ["WalletHostCLI"]),
-        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"]),
+        // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
+        // compatibility module, so that extension code written for iOS imports what it did there.
+        .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules + testingOverlayStandIns),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
         .target(name: "CWalletSpawn"),
+        // PID 1 of each sandboxed extension's PID namespace (C, beside wallet-host; see its main.c).
+        // Linked statically: it starts in 0.4 ms instead of 1.6 ms spent loading the Swift runtime
+        // it does not use, which SwiftPM links into every executable.
+        .executableTarget(name: "WalletSandboxInit", dependencies: ["CWalletSpawn"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "WalletWire"),
-        .target(name: "WalletExtensionKit", dependencies: ["WalletWire"]),
-        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn"]),
+        // The extension side of the wire protocol, beneath every compatibility module.
+        .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
+        .target(name: "CoreGraphics"),
+        .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
+        .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
+        .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
+    ] + testingOverlayStandIns.map { .target(name: $0) } + [
+        .target(name: "WalletExtensionKit",
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
+        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
         .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
+        // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
+        .target(name: "CWalletChaos"),
+        .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
         .target(name: "WalletDaemon", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletDaemon"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress",
+                                                               "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
+        // Device builds made in code (zip, Mach-O with a code signature, CMS-wrapped profile):
+        // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
+        .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport"]),
+        .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
+                                                              "WalletTestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire",
                                                                "WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
-    ] + exampleExecutables + benchmarkExecutables
+    ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

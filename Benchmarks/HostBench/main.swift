@@ -20,7 +20,7 @@ struct Options {
     var commandLine = ""
     var coldRuns = 60
     var warmRuns = 3000
-    /// `cold`, `warm` or nil for both (to profile one path at a time).
+    /// `cold`, `warm`, `keychain` or nil for all (to profile one path at a time).
     var only: String?
 }
 
@@ -44,20 +44,36 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration() -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
+    configuration.sandbox = sandbox
     return configuration
 }
 
-/// One status call; the elapsed time from the ask to the outcome in ms, and the failure if any.
-func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+/// One cold status call on a fresh runner, stopped after; the elapsed ms.
+func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto) async -> Double {
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(sandbox: sandbox))
+    let (elapsed, failure) = await timedStatus(runner)
+    if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
+    await runner.stop()
+    return elapsed
+}
+
+/// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
+func timedCall<Answer: Decodable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ answer: Answer.Type) async
+    -> (Double, String?) {
     let started = ContinuousClock.now
-    let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+    let outcome = await runner.call(method, params: NoParams(), resultType: answer)
     let elapsed = milliseconds(ContinuousClock.now - started)
     if case .failure(let error) = outcome.result { return (elapsed, error.message) }
     return (elapsed, nil)
+}
+
+/// One status call, timed as ``timedCall(_:_:_:)``.
+func timedStatus(_ runner: ExtensionRunner) async -> (Double, String?) {
+    await timedCall(runner, WireMethod.status, StatusResult.self)
 }
 
 let options = parseOptions()
@@ -68,7 +84,7 @@ defer { removeBenchBundles() }
 print("wallet-host benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 print("")
 
-if options.only != "warm" {
+if options.only == nil || options.only == "cold" {
     // Cold: every host launch is interleaved with its baseline so both see the same load.
     var bareC: [Double] = []
     var coldC: [Double] = []
@@ -77,6 +93,9 @@ if options.only != "warm" {
     // A fresh host process pays its first-use costs on the call (thread start, first event
     // written, first encoder use): what `wallet-host call` users see. Its own totalMs is read.
     var freshHostC: [Double] = []
+    // The same cold calls with the sandbox off: what the sandbox (init, namespaces, mounts) costs.
+    var unsandboxedC: [Double] = []
+    var unsandboxedSDK: [Double] = []
     for run in 0..<options.coldRuns {
         if !options.commandLine.isEmpty, run < 30 {
             freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
@@ -94,6 +113,9 @@ if options.only != "warm" {
         if let sdkFailure { fatalError("cold status of the SDK extension failed: \(sdkFailure)") }
         coldSDK.append(sdkElapsed)
         await sdkRunner.stop()
+
+        unsandboxedC.append(await coldStatus(cStatus, sandbox: .off))
+        unsandboxedSDK.append(await coldStatus(minimal, sandbox: .off))
     }
     report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
     report("cold status, C ext, through the host", coldC)
@@ -109,10 +131,17 @@ if options.only != "warm" {
     }
     print(String(format: "cold SDK ext: host %.3f ms vs bare Swift spawn %.3f ms = %.2fx (target <= 1.5x)",
                  median(coldSDK), median(bareSwift), median(coldSDK) / median(bareSwift)))
+    report("cold status, C ext, host, --sandbox off", unsandboxedC)
+    report("cold status, SDK ext, host, --sandbox off", unsandboxedSDK)
+    print(String(format: "sandbox, C ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldC), median(unsandboxedC), median(coldC) / median(unsandboxedC), median(coldC) - median(unsandboxedC)))
+    print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
+                 median(coldSDK), median(unsandboxedSDK), median(coldSDK) / median(unsandboxedSDK),
+                 median(coldSDK) - median(unsandboxedSDK)))
     print("")
 }
 
-if options.only != "cold" {
+if options.only == nil || options.only == "warm" {
     // Warm: rounds of raw echo, C ext and SDK ext in turn, so a burst of load hits all three.
     let echo = BareProcess(executablePath: options.pipeEcho, environment: [:])
     let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
@@ -185,4 +214,9 @@ if options.only != "cold" {
     for failure in failures.prefix(3) { print("  failed: \(failure)") }
     print(String(format: "minimal SDK extension footprint after handshake = %.2f MB, after %d calls = %.2f MB (target <= 4 MB)",
                  Double(footprintAfterHandshake) / 1_048_576, warmSDK.count, Double(footprintAfterCalls) / 1_048_576))
+}
+
+if options.only == nil || options.only == "keychain" {
+    print("")
+    try await keychainBench(bundles: options.bundles, runs: min(options.warmRuns, 500))
 }

@@ -10,4 +10,4 @@ final class MinimalStatusHandler: PKIssuerProvisioningExtensionHandler {
     }
 }
 
-WalletExtension.main()
+WalletExtension.main { MinimalStatusHandler() }

@@ -26,6 +26,10 @@ enum HelperMode: Equatable {
     case nilRequest
     case badRequest
     case wrongShape
+    case leakKilobytes(Int)
+    case churnKilobytes(Int)
+    case keychainWrite(token: String, accessGroup: String?)
+    case keychainRead
 
     /// The file the host's working directory (the `.appex`) may hold.
     static let fileName = "TestHelperMode"
@@ -78,6 +82,12 @@ enum HelperMode: Equatable {
         case "nil-request": self = .nilRequest
         case "bad-request": self = .badRequest
         case "wrong-shape": self = .wrongShape
+        case "leak-kb": self = .leakKilobytes(try number())
+        case "churn-kb": self = .churnKilobytes(try number())
+        case "keychain-write":
+            guard words.count > 1 else { throw HelperModeError(text: text, reason: "keychain-write needs a token") }
+            self = .keychainWrite(token: words[1], accessGroup: words.count > 2 ? words[2] : nil)
+        case "keychain-read": self = .keychainRead
         default: throw HelperModeError(text: text, reason: "unknown mode \(name)")
         }
     }

@@ -84,10 +84,26 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
             PKLabeledValue(label: "instanceCalls", value: String(instanceCalls)),
             PKLabeledValue(label: "globalCalls", value: String(Misbehaviour.globalCalls.load(ordering: .relaxed))),
         ]
+        configuration.cardDetails += keychainDetails(mode)
         let entry = PKIssuerProvisioningExtensionPaymentPassEntry(
             identifier: "helper-card-0001", title: "Test Helper Card", art: HelperArt.plainCard,
             addRequestConfiguration: configuration)!
         finish(mode) { completion([entry]) }
+    }
+
+    /// What the keychain modes did, as card details: `keychainStatus` (the `OSStatus`) and,
+    /// after a read that found the token, `keychainToken`.
+    private func keychainDetails(_ mode: HelperMode) -> [PKLabeledValue] {
+        switch mode {
+        case .keychainWrite(let token, let accessGroup):
+            return [PKLabeledValue(label: "keychainStatus", value: String(HelperKeychain.save(token, accessGroup: accessGroup)))]
+        case .keychainRead:
+            let (status, token) = HelperKeychain.load()
+            return [PKLabeledValue(label: "keychainStatus", value: String(status))]
+                + (token.map { [PKLabeledValue(label: "keychainToken", value: $0)] } ?? [])
+        default:
+            return []
+        }
     }
 
     /// Counts the call, reads the mode and applies what every call does in that mode.
@@ -111,6 +127,10 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
             Misbehaviour.writeOversizedLine()
         case .stdoutNoise:
             Misbehaviour.makeNoise()
+        case .leakKilobytes(let kilobytes):
+            MemoryModes.leak(kilobytes: kilobytes)
+        case .churnKilobytes(let kilobytes):
+            MemoryModes.churn(kilobytes: kilobytes)
         default:
             break
         }

@@ -30,7 +30,11 @@
 /// | `ignore-exit` | ignores SIGTERM, the `exit` notification and end of input on fd 3 (from launch, when the file says so then, and from each call on); only SIGKILL ends it. Calls answer normally. |
 /// | `nil-request` | generateAddPaymentPassRequest completes with nil (`"result": null`). |
 /// | `bad-request` | generateAddPaymentPassRequest omits `ephemeralPublicKey` for its ECC_V2 card. |
+/// | `leak-kb N` | every call allocates N KB, writes every page and keeps it for the life of the process (a leak for `wallet-host stress` to find). |
+/// | `churn-kb N` | every call allocates N KB, writes every page and frees it (steady memory: no leak). |
 /// | `wrong-shape` | status answers `{"passEntriesAvailable":"yes","remotePassEntriesAvailable":1,"requiresAuthentication":null}`, written raw. |
+/// | `keychain-write TOKEN [GROUP]` | passEntries and remotePassEntries save TOKEN as a generic password (SecItemDelete, then SecItemAdd; in GROUP, else the default access group) and add `keychainStatus` (SecItemAdd's OSStatus) to the entry's cardDetails. |
+/// | `keychain-read` | passEntries and remotePassEntries read the token back (SecItemCopyMatching) and add `keychainStatus` and, when found, `keychainToken` to the cardDetails. |
 ///
 /// Without WALLET_EXTENSION_PROTOCOL in the environment it prints the SDK's note and exits 2.
 import WalletExtensionKit
@@ -44,4 +48,4 @@ default:
     break
 }
 
-WalletExtension.main()
+WalletExtension.main { TestHelperHandler() }

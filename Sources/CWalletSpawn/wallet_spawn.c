@@ -1,8 +1,12 @@
 #define _GNU_SOURCE
 #include "wallet_spawn.h"
+#include "wallet_sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -19,8 +23,21 @@
 #define CLONE_PIDFD 0x00001000
 #endif
 
-/// The child's stack: it only makes system calls before exec, so a little is plenty.
-enum { wallet_child_stack_bytes = 64 * 1024 };
+/// The child's stack: it only makes system calls before exec, with a few path buffers for the sandbox.
+enum { wallet_child_stack_bytes = 128 * 1024 };
+
+/// A pipe whose write end only the host holds (close-on-exec): once the host is gone, a
+/// sandboxed child sees the read end hang up. In a new PID namespace getppid() is 0, so this
+/// replaces the parent check after PR_SET_PDEATHSIG.
+static int wh_host_alive[2] = { -1, -1 };
+static pthread_once_t wh_host_alive_once = PTHREAD_ONCE_INIT;
+
+static void wh_make_host_alive_pipe(void) {
+    if (pipe2(wh_host_alive, O_CLOEXEC) != 0) {
+        wh_host_alive[0] = -1;
+        wh_host_alive[1] = -1;
+    }
+}
 
 /// What the parent and the child share. The child runs in the parent's memory (CLONE_VM) while
 /// the spawning thread is suspended (CLONE_VFORK), so a failure is reported by writing here
@@ -66,10 +83,28 @@ static int wh_child(void *argument) {
 
     if (config->new_process_group && setpgid(0, 0) != 0) wh_child_fail(context, wh_spawn_stage_setpgid);
 
+    if (config->sandbox != NULL) {
+        int stage = wh_spawn_stage_none;
+        if (wh_sandbox_enter(config->sandbox, &stage) != 0) wh_child_fail(context, stage);
+    }
+
+    // After the sandbox's change of user, which clears the death signal.
     if (config->death_signal) {
         if (prctl(PR_SET_PDEATHSIG, config->death_signal) != 0) wh_child_fail(context, wh_spawn_stage_pdeathsig);
         // The parent may have died before prctl took effect: then nobody would ever signal us.
-        if (getppid() != context->parent) {
+        int parent_gone;
+        if (config->sandbox != NULL) {
+            if (wh_host_alive[0] < 0) {
+                parent_gone = 0;
+            } else {
+                (void)close(wh_host_alive[1]);
+                struct pollfd alive = { wh_host_alive[0], POLLIN, 0 };
+                parent_gone = poll(&alive, 1, 0) > 0 && (alive.revents & (POLLHUP | POLLERR));
+            }
+        } else {
+            parent_gone = getppid() != context->parent;
+        }
+        if (parent_gone) {
             errno = ESRCH;
             wh_child_fail(context, wh_spawn_stage_parent_gone);
         }
@@ -85,21 +120,24 @@ static int wh_child(void *argument) {
     // Lift every source above the target range first, so that a source that happens to be
     // 0-4 is not overwritten by an earlier dup2. The child has its own descriptor table
     // (no CLONE_FILES): none of this touches the host's.
-    int sources[5] = { config->stdin_fd, config->stdout_fd, config->stderr_fd, config->rpc_in_fd, config->rpc_out_fd };
-    int lifted[5];
-    for (int index = 0; index < 5; index++) {
+    // A sandboxed child also gets the init's report pipe as fd 5 (the init closes it for the extension).
+    int sources[6] = { config->stdin_fd, config->stdout_fd, config->stderr_fd, config->rpc_in_fd, config->rpc_out_fd,
+                       config->sandbox != NULL ? config->sandbox->status_fd : -1 };
+    int count = config->sandbox != NULL ? 6 : 5;
+    int lifted[6];
+    for (int index = 0; index < count; index++) {
         lifted[index] = fcntl(sources[index], F_DUPFD_CLOEXEC, 10);
         if (lifted[index] < 0) wh_child_fail(context, wh_spawn_stage_dup);
     }
-    for (int index = 0; index < 5; index++) {
-        // dup2 clears FD_CLOEXEC on the target, so these five survive exec.
+    for (int index = 0; index < count; index++) {
+        // dup2 clears FD_CLOEXEC on the target, so these survive exec.
         if (dup2(lifted[index], index) < 0) wh_child_fail(context, wh_spawn_stage_dup);
     }
     // Everything else closes at exec.
-    if (syscall(SYS_close_range, 5U, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+    if (syscall(SYS_close_range, (unsigned)count, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
         long maximum = sysconf(_SC_OPEN_MAX);
         if (maximum < 0 || maximum > 65536) maximum = 65536;
-        for (int fd = 5; fd < maximum; fd++) (void)syscall(SYS_close, fd);
+        for (int fd = count; fd < maximum; fd++) (void)syscall(SYS_close, fd);
     }
 
     if (config->working_directory != NULL && chdir(config->working_directory) != 0) {
@@ -136,6 +174,7 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
         return -1;
     }
     wallet_spawn_child_context context = { config, getpid(), wh_spawn_stage_none, 0 };
+    if (config->sandbox != NULL) (void)pthread_once(&wh_host_alive_once, wh_make_host_alive_pipe);
 
     // Block every signal across clone so that no host signal handler runs in the child
     // before it resets dispositions.
@@ -148,6 +187,10 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
     int pidfd = -1;
     char *stack_top = (char *)stack + wallet_child_stack_bytes;
     int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+    if (config->sandbox != NULL) {
+        flags |= CLONE_NEWPID | CLONE_NEWNS;
+        if (config->sandbox->user_namespace) flags |= CLONE_NEWUSER;
+    }
     pid_t pid = clone(wh_child, stack_top, flags | CLONE_PIDFD, &context, &pidfd);
     if (pid < 0 && errno == EINVAL) {
         pidfd = -1;
@@ -159,7 +202,7 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
 
     if (pid < 0) {
         *out_errno = clone_errno;
-        *out_stage = wh_spawn_stage_fork;
+        *out_stage = config->sandbox != NULL ? wh_spawn_stage_namespaces : wh_spawn_stage_fork;
         return -1;
     }
     // Here the child has either exec'd or exited: CLONE_VFORK suspended this thread until then.
@@ -174,6 +217,23 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
     *out_pid = pid;
     *out_pidfd = pidfd;
     return 0;
+}
+
+pid_t wh_first_child(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[32];
+    ssize_t count = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (count <= 0) return -1;
+    text[count] = '\0';
+    long value = 0;
+    for (ssize_t index = 0; index < count && text[index] >= '0' && text[index] <= '9'; index++) {
+        value = value * 10 + (text[index] - '0');
+    }
+    return value > 0 ? (pid_t)value : -1;
 }
 
 int wh_pidfd_open(pid_t pid) {

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PassKit
+import WalletExtensionRuntime
 import WalletWire
 
 /// Hooks for misbehaving test extensions (`TestHelperExt`). Not for real extensions: they
@@ -39,7 +41,7 @@ public enum WalletExtensionTesting {
 
     /// When false, the extension ignores the `exit` notification and end of input on fd 3,
     /// so that the host has to escalate to signals. True by default; may be set before
-    /// ``WalletExtension/main(principalClasses:)``.
+    /// `WalletExtension.main`.
     public static var exitsWhenHostAsks: Bool {
         get { ExtensionRuntime.exitsWhenHostAsks.load(ordering: .relaxed) }
         set { ExtensionRuntime.exitsWhenHostAsks.store(newValue, ordering: .relaxed) }

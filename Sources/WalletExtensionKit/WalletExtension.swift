@@ -1,37 +1,49 @@
 import Dispatch
+import PassKit
+import UIKit
+import WalletExtensionRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The entry point of an extension executable.
 ///
-/// An extension's `main.swift` is one line:
+/// An extension's `main.swift`, the one file iOS does not have, names its principal class:
 ///
 /// ```swift
 /// import WalletExtensionKit
 ///
-/// WalletExtension.main()
+/// WalletExtension.main { WNonUIExtHandler() }
 /// ```
 ///
-/// The runtime answers `initialize`, finds the class named by `NSExtensionPrincipalClass`
-/// (e.g. `WNonUIExt.WNonUIExtHandler`) by its module-qualified name, and serves every call
-/// with a fresh instance of it. Run by hand, outside wallet-host, the executable prints a
-/// note and exits with status 2 instead of waiting for a host.
+/// The runtime answers `initialize`, checks that the class the host names (the
+/// `NSExtensionPrincipalClass`, e.g. `WNonUIExt.WNonUIExtHandler`) is the registered one, and
+/// serves every call with a fresh instance. Run by hand, outside wallet-host, the executable
+/// prints a note and exits with status 2 instead of waiting for a host.
 public enum WalletExtension {
     /// The runtime name reported in `initialize`.
-    public static let runtimeName = "WalletExtensionKit"
+    public static var runtimeName: String { RuntimeIdentity.name }
     /// The runtime version reported in `initialize`.
-    public static let version = "1.0.0"
+    public static var version: String { RuntimeIdentity.version }
 
-    /// Runs the extension until the host says `exit` or closes the connection.
-    ///
-    /// - Parameter principalClasses: Classes to find by name when the runtime's lookup by
-    ///   module-qualified name fails (a class nested in another type, or a principal class
-    ///   written without its module). Usually empty.
-    public static func main(principalClasses: [any WalletExtensionPrincipal.Type] = []) -> Never {
+    /// Runs a non-UI extension whose principal class `make` instantiates, once per call.
+    public static func main<Handler: PKIssuerProvisioningExtensionHandler>(
+        _ make: @escaping @Sendable () -> Handler
+    ) -> Never {
+        main(principals: [.handler(make)])
+    }
+
+    /// Runs a UI extension whose principal controller `make` instantiates, once per `authorize`.
+    public static func main<Controller: UIViewController & PKIssuerProvisioningExtensionAuthorizationProviding>(
+        _ make: @escaping @MainActor @Sendable () -> Controller
+    ) -> Never {
+        main(principals: [.authorizationController(make)])
+    }
+
+    /// Runs the extension until the host says `exit` or closes the connection, serving the
+    /// principal among `principals` that the host names in `initialize`.
+    public static func main(principals: [WalletExtensionPrincipal]) -> Never {
         guard getenv(WireEnvironment.protocolVersion) != nil else {
             Diagnostics.writeToStandardError("""
                 This is an Apple Wallet issuer-provisioning extension; it is run by wallet-host, not directly. \
@@ -53,14 +65,14 @@ public enum WalletExtension {
         let reader = HostInputReader(fileDescriptor: WireProtocol.hostToExtensionFileDescriptor)
         let runtime = ExtensionRuntime(
             output: FileDescriptorOutput(fileDescriptor: WireProtocol.extensionToHostFileDescriptor),
-            resolver: PrincipalClassResolver(registered: principalClasses),
+            resolver: PrincipalClassResolver(registered: principals),
             terminate: { status in exit(status) },
             startThread: reader.startCall,
             beforeBlocking: reader.threadWillBlock)
         ExtensionRuntime.current.withLock { $0 = runtime }
         guard reader.start(runtime: runtime) else { exit(70) }
-        // The main thread serves the main queue, so handler code may use @MainActor and
-        // DispatchQueue.main as it would on iOS.
+        // The main thread serves the main queue: UIKit's controllers run there, and handler
+        // code may use @MainActor and DispatchQueue.main as it would on iOS.
         dispatchMain()
     }
 }

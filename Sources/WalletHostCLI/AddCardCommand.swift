@@ -1,8 +1,9 @@
 import Foundation
 import WalletDaemon
 import WalletHostCore
-import WalletWire
 import WalletSimulator
+import WalletWire
+import Synchronization
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {
@@ -14,6 +15,7 @@ struct AddCardCommand {
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
+    let htmlURL: URL?
     let configuration: HostConfiguration
     let route: DaemonRoute
     /// Whether a host option was given: the daemon's extensions run with the daemon's limits,
@@ -45,8 +47,10 @@ struct AddCardCommand {
                       The entries to add: all, or entry identifiers separated by commas (default: the \
                       user agent script's, else all).
                       """),
-                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr.")]
-            + CommonOptions.daemon,
+                  CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr."),
+                  CommonOptions.html.withHelp("""
+                      Also write Wallet's screens as the run went to a self-contained HTML page: the issuer                       list with each absent issuer's reason, the authorization form, the card art, the result per card.
+                      """)] + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -66,6 +70,7 @@ struct AddCardCommand {
         interactive = parsed.has("interactive")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         json = parsed.has("json")
+        htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
         hostOptionsGiven = HostOptions.options.contains { parsed.value($0.name) != nil }
@@ -86,11 +91,12 @@ struct AddCardCommand {
         } else {
             userAgent = nil
         }
-        if !hostOptionsGiven, let client = try route.client(state: stateURL) {
+        // The HTML page draws the offered entries' art, which the daemon does not send back.
+        if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
             let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
             if status.appsDirectory == appsURL.standardizedFileURL.path {
                 let report = try await runThroughDaemon(client, options: options, userAgent: userAgent, printer: printer)
-                return try finish(report, userAgent: userAgent, printer: printer)
+                return finish(report, userAgent: userAgent, printer: printer)
             }
         }
         let installed = InstalledApps(directory: appsURL)
@@ -99,16 +105,27 @@ struct AddCardCommand {
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
         configuration.events = try EventLogFile(directory: state.logsURL)
-        let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
-                               userAgent: userAgent, transcript: { printer.line($0) })
+        let recorder = userAgent.map(RecordingUserAgent.init)
+        var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
+                               userAgent: recorder ?? userAgent, transcript: { printer.line($0) })
+        let offered = OfferedEntries()
+        flow.offeredEntries = { offered.append($0) }
         let report = await flow.run(options)
-        return try finish(report, userAgent: userAgent, printer: printer)
+        if let htmlURL {
+            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder?.exchanges ?? []).render()
+            do {
+                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
+            }
+        }
+        return finish(report, userAgent: userAgent, printer: printer)
     }
 
     /// Prints the report (the transcript was printed as the flow went) and gives the exit status.
-    private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) throws -> Int32 {
+    private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) -> Int32 {
         if json {
-            print(try JSONOutput.encode(report))
+            print((try? JSONOutput.encode(report)) ?? "{}")
         } else {
             if let scripted = userAgent as? ScriptedUserAgent {
                 if scripted.ranOut { printer.line("note: the user agent script ran out of answers") }
@@ -148,6 +165,17 @@ extension AddCardCommand {
                 throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
             }
         })
+    }
+}
+
+/// The entries the flow was offered, collected for the HTML page.
+final class OfferedEntries: Sendable {
+    private let collected = Mutex<[WirePassEntry]>([])
+
+    var entries: [WirePassEntry] { collected.withLock { $0 } }
+
+    func append(_ entries: [WirePassEntry]) {
+        collected.withLock { $0 += entries }
     }
 }
 

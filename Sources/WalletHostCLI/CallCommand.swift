@@ -27,7 +27,7 @@ struct CallCommand {
                   CommonOptions.json.withHelp("""
                       Print one object: result (or error with code, kind and message, and diagnostics: \
                       what else the host saw during the call), launchMs, callMs, totalMs, \
-                      peakFootprintBytes, pid.
+                      peakFootprintBytes, pid, sandboxed.
                       """)] + CommonOptions.daemon,
         takesHostOptions: true)
 
@@ -78,10 +78,12 @@ struct CallCommand {
         await runner.stop(reason: "call finished")
 
         let deadline = configuration.deadline(for: method, at: descriptor.point)
+        let spawns = events.events(.spawn)
         if json {
-            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote))
+            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: SandboxSummary.sandboxed(spawns)))
         } else {
             print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
+            if let sandbox = SandboxSummary.note(spawns) { print(sandbox) }
         }
         if case .failure = outcome.result { return 1 }
         return 0

@@ -38,14 +38,18 @@ enum CallReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?) -> String {
+    /// - Parameter sandboxed: whether the process ran in the sandbox (nil: none was launched).
+    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+                     sandboxed: Bool? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(object(outcome, deadline: deadline, lateNote: lateNote))) ?? Data(), as: UTF8.self)
+        let report = object(outcome, deadline: deadline, lateNote: lateNote, sandboxed: sandboxed)
+        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
     }
 
     /// What `--json` prints, as a value the daemon encodes into its answer.
-    static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?) -> some Encodable & Sendable {
+    static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+                       sandboxed: Bool? = nil) -> some Encodable & Sendable {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
             "callMs": .double(rounded(outcome.callMilliseconds)),
@@ -54,6 +58,7 @@ enum CallReport {
             "peakFootprintBytes": outcome.peakFootprintBytes.map { .integer($0) } ?? .null,
             "pid": outcome.pid.map { .integer(Int($0)) } ?? .null,
             "launchedProcess": .bool(outcome.launchedProcess),
+            "sandboxed": sandboxed.map { .bool($0) } ?? .null,
         ]
         if let deadline { object["deadlineMs"] = .double(rounded(deadline.milliseconds)) }
         var result: (any Encodable & Sendable)?

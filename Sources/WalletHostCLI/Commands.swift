@@ -1,8 +1,9 @@
 /// Every command `wallet-host` has, in the order the top-level usage lists them.
 enum Commands {
     static let all: [CommandSpec] = [
-        CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec,
-        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, ServeCommand.spec, PsCommand.spec,
+        CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec, StressCommand.spec,
+        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, KeychainCommand.spec, ServeCommand.spec,
+        PsCommand.spec,
     ]
 
     /// The command called `name`, if there is one.

@@ -12,6 +12,8 @@ enum CommonOptions {
         """)
     /// `--json`: machine output.
     static let json = OptionSpec.flag("json", help: "Print one JSON document instead of the human transcript.")
+    /// `--html FILE`: a self-contained page (inline SVG and CSS, nothing fetched).
+    static let html = OptionSpec.valued("html", "FILE", help: "Also write a self-contained HTML page of the run (nothing fetched).")
     /// `--device iphone|watch`.
     static let device = OptionSpec.valued("device", "iphone|watch", help: "The iPhone or the paired Apple Watch.")
 }

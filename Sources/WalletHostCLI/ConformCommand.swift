@@ -9,6 +9,7 @@ import WalletSimulator
 struct ConformCommand {
     let bundleURLs: [URL]
     let junitURL: URL?
+    let htmlURL: URL?
     let json: Bool
     let stateURL: URL?
     let configuration: HostConfiguration
@@ -25,6 +26,7 @@ struct ConformCommand {
             """,
         options: [.valued("junit", "FILE", help: "Also write JUnit XML: one <testsuite> per extension, one <testcase> per check."),
                   CommonOptions.json.withHelp("Print the reports as one JSON object."),
+                  CommonOptions.html.withHelp("Also write the checks with their evidence and timings to a self-contained HTML page."),
                   CommonOptions.state.withHelp("""
                       Run on this simulated device (default: a fresh temporary one, removed when every \
                       check passed and kept for diagnosis when one failed).
@@ -36,6 +38,7 @@ struct ConformCommand {
         guard !parsed.positionals.isEmpty else { throw UsageError("conform needs at least one APPEX") }
         bundleURLs = parsed.positionals.map { URL(fileURLWithPath: $0) }
         junitURL = parsed.value("junit").map { URL(fileURLWithPath: $0) }
+        htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         json = parsed.has("json")
         stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
@@ -67,6 +70,13 @@ struct ConformCommand {
                 try reports.renderJUnit(timestamp: started).write(to: junitURL, atomically: true, encoding: .utf8)
             } catch {
                 throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
+            }
+        }
+        if let htmlURL {
+            do {
+                try ConformancePage(reports: reports).render().write(to: htmlURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
             }
         }
         let passed = reports.allSatisfy(\.passed)

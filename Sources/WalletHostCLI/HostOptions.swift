@@ -1,6 +1,6 @@
 import WalletHostCore
 
-/// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`,
+/// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
 /// declared once here with their help; a command takes them with `takesHostOptions: true`.
 enum HostOptions {
     /// The shared options, as the parser and the usage text see them.
@@ -16,6 +16,9 @@ enum HostOptions {
         .valued("hang-grace", "DURATION", help: """
             How long an extension that missed a deadline may stay silent before it is declared hung \
             and stopped, e.g. 500ms (default 1s).
+            """),
+        .valued("sandbox", "auto|required|off", help: """
+            Run each extension in a sandbox: its own PID namespace (nothing it starts outlives it),             a private file system showing only its bundle (read-only), its App Group containers             and a private /tmp, and as an unprivileged user when the host is root. auto (default)             runs unsandboxed with a warning where the kernel refuses namespaces; required fails there.
             """),
     ]
 
@@ -42,6 +45,13 @@ enum HostOptions {
                 throw UsageError("--hang-grace expects a duration such as 500ms or 2s, not \"\(text)\"")
             }
             configuration.hangGrace = grace
+        }
+        if let text = parsed.value("sandbox") {
+            do {
+                configuration.sandbox = try SandboxMode.parse(text)
+            } catch {
+                throw UsageError("\(error)")
+            }
         }
         return configuration
     }

@@ -1,10 +1,13 @@
 import Foundation
+import WalletHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 // A write to an extension that just died must be an EPIPE error, not the host's death.
 signal(SIGPIPE, SIG_IGN)
+// --sandbox auto where the kernel refuses the sandbox: one warning per run, on stderr.
+SandboxStatus.onWarning { warning in FileHandle.standardError.write(Data("wallet-host: \(warning)\n".utf8)) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let commandArguments = Array(arguments.dropFirst())
@@ -25,6 +28,8 @@ do {
             status = try await ConformCommand(arguments: commandArguments).run()
         case "add-card":
             status = try await AddCardCommand(arguments: commandArguments).run()
+        case "stress":
+            status = try await StressCommand(arguments: commandArguments).run()
         case "demo":
             status = try await DemoCommand(arguments: commandArguments).run()
         case "app":
@@ -33,6 +38,8 @@ do {
             status = try await StateCommands.passes(commandArguments)
         case "device":
             status = try await StateCommands.device(commandArguments)
+        case "keychain":
+            status = try KeychainCommand.run(commandArguments)
         case "serve":
             status = try await ServeCommand(arguments: commandArguments).run()
         case "ps":

@@ -49,6 +49,7 @@ extension AddCardFlow {
         case .success(let result):
             entries = result.entries
         }
+        offeredEntries?(entries)
         let library: [PassRecord]
         do {
             library = try device.passes()

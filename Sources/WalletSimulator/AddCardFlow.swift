@@ -34,6 +34,9 @@ public struct AddCardFlow: Sendable {
     public let transcript: @Sendable (String) -> Void
     /// Makes the runners for one run; nil makes fresh ones, stopped when the run ends.
     public let runnerSource: (@Sendable () -> any IssuerRunnerSource)?
+    /// Receives the entries the extension offered, art included, before they are validated
+    /// (the `--html` page draws them as Wallet shows them).
+    public var offeredEntries: (@Sendable ([WirePassEntry]) -> Void)?
 
     public init(installed: InstalledApps, device: SimulatedDevice, configuration: HostConfiguration,
                 userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void = { _ in },

@@ -2,8 +2,8 @@ import Foundation
 import WalletHostCore
 import WalletWire
 
-/// Answers extensions' host-service requests from the simulated device: the pass library and
-/// watch pairing for every extension; `ui.*` (UI point only) through a user agent, when one is set.
+/// Answers extensions' host-service requests from the simulated device: the pass library,
+/// watch pairing and the keychain for every extension; `ui.*` (UI point only) through a user agent, when one is set.
 ///
 /// As on iOS, where an app sees only the secure-element passes associated with it, the pass
 /// library answers each extension with its own issuer's passes: those its containing app added.
@@ -29,6 +29,8 @@ public struct DeviceServices: HostServiceProvider {
         case WireMethod.watchIsPaired:
             _ = try request.params(NoParams.self)
             return try device.settings().watchPaired
+        case let method where KeychainService.methods.contains(method):
+            return try KeychainService(device: device).respond(to: request)
         case WireMethod.uiPrompt, WireMethod.uiBiometric:
             guard request.role == .ui else {
                 throw RPCErrorObject(code: RPCErrorCode.methodNotFound,

@@ -26,11 +26,14 @@ public struct SimulatedDevice: Sendable {
     public func checkStateReadable() throws {
         _ = try passes()
         _ = try settings()
+        _ = try keychainItems()
     }
 
     /// Every pass on both devices.
     public func passes() throws -> [PassRecord] {
-        try state.read([PassRecord].self, from: state.passesURL, empty: [])
+        try StateFileCache.shared.value(at: state.passesURL) {
+            try state.read([PassRecord].self, from: state.passesURL, empty: [])
+        }
     }
 
     /// Adds a pass (replacing one with the same account id on the same device).
@@ -61,7 +64,9 @@ public struct SimulatedDevice: Sendable {
     }
 
     public func settings() throws -> DeviceSettings {
-        try state.read(DeviceSettings.self, from: state.deviceURL, empty: DeviceSettings())
+        try StateFileCache.shared.value(at: state.deviceURL) {
+            try state.read(DeviceSettings.self, from: state.deviceURL, empty: DeviceSettings())
+        }
     }
 
     public func updateSettings(_ change: (inout DeviceSettings) throws -> Void) throws {

@@ -29,6 +29,8 @@ public struct StateDirectory: Sendable {
 
     public var passesURL: URL { url.appendingPathComponent("passes.json") }
     public var deviceURL: URL { url.appendingPathComponent("device.json") }
+    /// The keychain's generic passwords, of every access group.
+    public var keychainURL: URL { url.appendingPathComponent("keychain.json") }
     public var logsURL: URL { url.appendingPathComponent("logs") }
     public var appGroupsURL: URL { url.appendingPathComponent("AppGroups") }
     private var lockURL: URL { url.appendingPathComponent(".lock") }
@@ -38,6 +40,7 @@ public struct StateDirectory: Sendable {
         switch file.standardizedFileURL.path {
         case passesURL.standardizedFileURL.path: return "the pass library"
         case deviceURL.standardizedFileURL.path: return "the device settings"
+        case keychainURL.standardizedFileURL.path: return "the keychain"
         default: return "the state file"
         }
     }

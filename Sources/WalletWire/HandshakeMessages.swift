@@ -70,7 +70,7 @@ public struct CancelRequestParams: Codable, Sendable, Hashable {
 
 /// Parameters of the `$/log` notification.
 public struct LogParams: Codable, Sendable, Hashable {
-    /// `debug`, `info`, `warning` or `error`.
+    /// A plain word: `debug`, `info`, `notice`, `warning`, `error` or `fault`.
     public var level: String
     public var message: String
 

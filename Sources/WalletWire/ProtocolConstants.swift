@@ -53,6 +53,10 @@ public enum WireMethod {
     public static let watchIsPaired = "watch.isPaired"
     public static let uiPrompt = "ui.prompt"
     public static let uiBiometric = "ui.biometric"
+    public static let keychainAdd = "keychain.add"
+    public static let keychainCopyMatching = "keychain.copyMatching"
+    public static let keychainUpdate = "keychain.update"
+    public static let keychainDelete = "keychain.delete"
     /// Notification: a log line from the extension (optional; stderr works too).
     public static let log = "$/log"
 
@@ -60,6 +64,7 @@ public enum WireMethod {
     public static let all: [String] = [
         initialize, status, passEntries, remotePassEntries, generateAddPaymentPassRequest, authorize, shutdown, exit,
         cancelRequest, passLibraryPasses, watchIsPaired, uiPrompt, uiBiometric, log,
+        keychainAdd, keychainCopyMatching, keychainUpdate, keychainDelete,
     ]
 }
 

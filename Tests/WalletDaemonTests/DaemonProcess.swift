@@ -27,7 +27,7 @@ final class DaemonProcess: @unchecked Sendable {
         self.apps = try apps ?? TemporaryDirectory(prefix: "wallet-host-apps").url
         self.state = state ?? TemporaryDirectory.uniqueURL(prefix: "wallet-host-state")
         errorFile = TemporaryDirectory.uniqueURL(prefix: "wallet-host-serve-stderr")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let serve = ["serve", "--apps", self.apps.path, "--state", self.state.path] + arguments
         if let executable = launcher.first {
             process.executableURL = URL(fileURLWithPath: executable)

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// The SDK dispatches by the method table: it serves exactly the table's calls of its
@@ -12,16 +16,17 @@ struct CallRoutingTests {
 
     @Test("each kind of principal has a route for every table call of its role, and no other")
     func routesCoverTheTable() {
-        let kinds: [PrincipalClass] = [.provisioningHandler(CountingHandler.self),
-                                       .authorizationProvider(ApprovingAuthorizationController.self)]
-        for principal in kinds {
-            let expected = WireMethods.calls(for: principal.role).map(\.name)
+        let kinds: [(WalletExtensionPrincipal, WireMethodRole)] = [(.handler { CountingHandler() }, .nonUI),
+                                                                   (.authorizationController { ApprovingAuthorizationController() }, .ui)]
+        for (principal, role) in kinds {
+            let served = principal.served
+            let expected = WireMethods.calls(for: role).map(\.name)
             #expect(!expected.isEmpty)
-            #expect(Set(principal.routes.keys) == Set(expected), "\(principal.name)")
-            #expect(principal.methods == expected, "\(principal.name) lists what the table says")
-            for (name, route) in principal.routes {
+            #expect(Set(served.routes.keys) == Set(expected), "\(served.name)")
+            #expect(served.methods == expected, "\(served.name) lists what the table says")
+            for (name, route) in served.routes {
                 #expect(route.method.name == name)
-                #expect(route.method.role == principal.role)
+                #expect(route.method.role == role)
             }
         }
     }

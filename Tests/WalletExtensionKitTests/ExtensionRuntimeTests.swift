@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// The runtime's side of the protocol, driven in-process: handshake, dispatch to fresh

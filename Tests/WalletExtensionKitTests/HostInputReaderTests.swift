@@ -1,7 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// A runtime fed through a real pipe by a ``HostInputReader``, wired as `WalletExtension.main()`
@@ -19,7 +23,7 @@ final class PipeHarness: Sendable {
         writeEnd = descriptors[1]
         let reader = HostInputReader(fileDescriptor: descriptors[0])
         let exits = exits
-        runtime = ExtensionRuntime(output: output, resolver: PrincipalClassResolver(registered: []),
+        runtime = ExtensionRuntime(output: output, resolver: PrincipalClassResolver(registered: TestPrincipals.all),
                                    terminate: { exits.record($0) }, startThread: reader.startCall,
                                    beforeBlocking: reader.threadWillBlock)
         precondition(reader.start(runtime: runtime))

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletTestSupport
 
 /// Card art sizes come from the PNG's IHDR chunk.
@@ -8,7 +12,7 @@ struct PNGHeaderTests {
     @Test(arguments: ["card-ocean", "card-forest", "card-graphite"])
     func theSampleArtIsWalletSized(name: String) throws {
         let url = BuildProducts.repositoryRoot.appendingPathComponent("Examples/SampleIssuer/Art/\(name).png")
-        let image = try #require(CGImage(contentsOf: url))
+        let image = try #require(UIImage(contentsOfFile: url.path)?.cgImage)
         #expect(image.width == 1536)
         #expect(image.height == 969)
         #expect(image.bitsPerComponent == 8)
@@ -29,6 +33,6 @@ struct PNGHeaderTests {
         #expect(CGImage(pngData: TestPNG.header(width: 0, height: 969)) == nil)
         #expect(CGImage(pngData: TestPNG.header(width: 1536, height: 969, chunkType: "IDAT")) == nil)
         #expect(CGImage(pngData: TestPNG.header(width: 1536, height: 969, declaredLength: 12)) == nil)
-        #expect(CGImage(contentsOf: URL(fileURLWithPath: "/nonexistent.png")) == nil)
+        #expect(UIImage(contentsOfFile: "/nonexistent.png") == nil)
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// The PassKit-shaped value types and their wire forms.
@@ -69,5 +73,59 @@ struct PassKitTypesTests {
         #expect("Jane's Apple Watch".localizedCaseInsensitiveContains("apple watch"))
         #expect(!"iPhone".localizedCaseInsensitiveContains("Apple Watch"))
         #expect(!"iPhone".localizedCaseInsensitiveContains(""))
+    }
+
+    @Test func statusesCompareByTheirThreeProperties() {
+        let first = PKIssuerProvisioningExtensionStatus()
+        let second = PKIssuerProvisioningExtensionStatus()
+        #expect(first == second)
+        second.requiresAuthentication = true
+        #expect(first != second)
+        first.requiresAuthentication = true
+        #expect(first == second && first.hash == second.hash)
+    }
+
+    @Test func libraryPassesCompareByAccountAndDevice() {
+        let phone = PKSecureElementPass(wireValue: WireSecureElementPass(
+            primaryAccountIdentifier: "A", primaryAccountNumberSuffix: "1234", deviceName: "iPhone", isRemotePass: false))
+        let samePhone = PKSecureElementPass(wireValue: WireSecureElementPass(
+            primaryAccountIdentifier: "A", primaryAccountNumberSuffix: "1234", deviceName: "iPhone", isRemotePass: false))
+        let watch = PKSecureElementPass(wireValue: WireSecureElementPass(
+            primaryAccountIdentifier: "A", primaryAccountNumberSuffix: "1234", deviceName: "Apple Watch", isRemotePass: true))
+        #expect(phone == samePhone && phone.hash == samePhone.hash)
+        #expect(phone != watch)
+        #expect(phone.secureElementPass === phone)
+        #expect(phone.passType == .secureElement)
+        #expect(phone.passActivationState == .activated)
+        #expect(phone.deviceAccountNumberSuffix == "1234")
+        #expect(PKPass().secureElementPass == nil)
+    }
+
+    @Test func subclassesOverrideWhatTheyMock() {
+        final class MockLibrary: PKPassLibrary {
+            let stored: [PKPass]
+            init(_ passes: [PKPass]) { stored = passes }
+            override func passes(of passType: PKPassType) -> [PKPass] { stored }
+        }
+        final class RemotePass: PKSecureElementPass {
+            override var isRemotePass: Bool { true }
+            override var deviceName: String { "Apple Watch" }
+            override var primaryAccountIdentifier: String { "W" }
+        }
+        final class LocalPass: PKSecureElementPass {
+            override var primaryAccountIdentifier: String { "L" }
+        }
+        let library = MockLibrary([RemotePass(), LocalPass()])
+        #expect(library.remoteSecureElementPasses.map(\.primaryAccountIdentifier) == ["W"])
+        #expect(library.passes().compactMap { $0.secureElementPass?.primaryAccountIdentifier } == ["L"])
+        #expect(!library.canAddSecureElementPass(primaryAccountIdentifier: "W"))
+        #expect(library.canAddSecureElementPass(primaryAccountIdentifier: "X"))
+    }
+
+    @available(*, deprecated)
+    @Test func theDeprecatedPaymentNamesStillCompile() {
+        #expect(PKPassType.payment == .secureElement)
+        let pass: PKPaymentPass = PKSecureElementPass()
+        #expect(pass.paymentPass === pass)
     }
 }

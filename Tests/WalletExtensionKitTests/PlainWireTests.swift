@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletTestSupport
 import WalletWire
 

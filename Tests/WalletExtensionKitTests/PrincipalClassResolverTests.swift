@@ -1,50 +1,37 @@
 import Testing
+@testable import PassKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
-/// NSExtensionPrincipalClass names a class the runtime must find without help.
+/// NSExtensionPrincipalClass names the class main.swift registered.
 struct PrincipalClassResolverTests {
     @Test func aModuleQualifiedHandlerIsFoundByName() throws {
-        let principal = try PrincipalClassResolver(registered: []).resolve("WalletExtensionKitTests.CountingHandler")
-        guard case .provisioningHandler(let type) = principal else {
-            Issue.record("expected a provisioning handler, got \(principal)")
-            return
-        }
-        #expect(type == CountingHandler.self)
+        let principal = try PrincipalClassResolver(registered: TestPrincipals.all).resolve("WalletExtensionKitTests.CountingHandler")
         #expect(principal.name == "WalletExtensionKitTests.CountingHandler")
+        #expect(principal.methods == WireMethods.calls(for: .nonUI).map(\.name))
     }
 
-    @Test func aViewControllerAdoptingTheProtocolIsAnAuthorizationProvider() throws {
-        let principal = try PrincipalClassResolver(registered: []).resolve("WalletExtensionKitTests.ApprovingAuthorizationController")
-        guard case .authorizationProvider = principal else {
-            Issue.record("expected an authorization provider, got \(principal)")
-            return
-        }
+    @Test func aViewControllerAdoptingTheProtocolServesAuthorize() throws {
+        let principal = try PrincipalClassResolver(registered: TestPrincipals.all)
+            .resolve("WalletExtensionKitTests.ApprovingAuthorizationController")
+        #expect(principal.methods == WireMethods.calls(for: .ui).map(\.name))
     }
 
-    @Test func theRegistrationListResolvesNamesTheRuntimeCannot() throws {
-        let resolver = PrincipalClassResolver(registered: [Namespace.NestedHandler.self])
-        let principal = try resolver.resolve("NestedHandler")
-        guard case .provisioningHandler(let type) = principal else {
-            Issue.record("expected a provisioning handler")
-            return
-        }
-        #expect(type == Namespace.NestedHandler.self)
-        #expect(throws: RPCErrorObject.self) { try PrincipalClassResolver(registered: []).resolve("NestedHandler") }
+    @Test func aNestedClassIsFoundByItsLastComponent() throws {
+        let principal = try PrincipalClassResolver(registered: TestPrincipals.all).resolve("NestedHandler")
+        #expect(principal.name == "WalletExtensionKitTests.Namespace.NestedHandler")
     }
 
-    @Test(arguments: [
-        ("WNonUIExt.WNonUIExtHandler", "WNonUIExt.WNonUIExtHandler"),
-        ("Swift.Int", "neither"),
-        ("WalletExtensionKitTests.NonProvidingController", "does not adopt"),
-    ])
-    func otherNamesAreRefusedWithAReason(name: String, reasonFragment: String) {
+    @Test func aNameNotRegisteredIsRefusedNamingWhatIsRegistered() {
+        let resolver = PrincipalClassResolver(registered: [.handler { CountingHandler() }])
         do {
-            _ = try PrincipalClassResolver(registered: []).resolve(name)
-            Issue.record("\(name) resolved")
+            _ = try resolver.resolve("WNonUIExt.WNonUIExtHandler")
+            Issue.record("an unregistered class resolved")
         } catch {
             #expect(error.code == RPCErrorCode.principalClassNotFound)
-            #expect(error.message.contains(reasonFragment), "\(error.message)")
+            #expect(error.message.contains("WNonUIExt.WNonUIExtHandler"), "\(error.message)")
+            #expect(error.message.contains("WalletExtensionKitTests.CountingHandler"), "\(error.message)")
         }
     }
 }

@@ -1,5 +1,9 @@
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 
 /// The reader lends its thread to calls; a standby takes the reader role over from a call that
 /// runs on, or that is about to wait for the host, and retires when nothing is lent.

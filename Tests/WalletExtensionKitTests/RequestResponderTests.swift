@@ -1,6 +1,10 @@
 import Synchronization
 import Testing
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// Records what a responder sends, in order.

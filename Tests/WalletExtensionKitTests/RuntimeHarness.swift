@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
+@testable import CoreGraphics
+@testable import PassKit
+@testable import UIKit
 @testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
 import WalletWire
 
 /// Collects what the runtime writes to "fd 4", one JSON value per line.
@@ -46,7 +50,7 @@ final class RuntimeHarness: Sendable {
     let exits: ExitRecorder
     let runtime: ExtensionRuntime
 
-    init(registered: [any WalletExtensionPrincipal.Type] = []) {
+    init(registered: [WalletExtensionPrincipal] = TestPrincipals.all) {
         let exits = ExitRecorder()
         self.exits = exits
         runtime = ExtensionRuntime(output: output, resolver: PrincipalClassResolver(registered: registered),

@@ -1,10 +1,21 @@
 import Foundation
 import Synchronization
 import WalletExtensionKit
+@testable import WalletExtensionRuntime
 
-// Principal classes for the tests. They live at the top level of the module, so the runtime
-// finds them by module-qualified name (WalletExtensionKitTests.CountingHandler) just as it
-// finds WNonUIExt.WNonUIExtHandler in an extension.
+// Principal classes for the tests, registered with the runtime as an extension's main.swift
+// registers its principal (``TestPrincipals/all``), and named by module-qualified name
+// (WalletExtensionKitTests.CountingHandler) as the host names WNonUIExt.WNonUIExtHandler.
+
+/// Every principal class of the tests, as ``RuntimeHarness`` registers them.
+enum TestPrincipals {
+    static let all: [WalletExtensionPrincipal] = [
+        .handler { CountingHandler() }, .handler { PortedFromPassKitHandler() }, .handler { AsyncOnlyHandler() },
+        .handler { EmptyHandler() }, .handler { DoubleCompletingHandler() }, .handler { BlockingHandler() },
+        .handler { PassLibraryHandler() }, .handler { PipeBlockingHandler() }, .handler { Namespace.NestedHandler() },
+        .authorizationController { ApprovingAuthorizationController() },
+    ]
+}
 
 /// Counts calls per instance and per process, and answers status with them encoded in the
 /// flags: passEntriesAvailable is "this instance has served exactly one call".
@@ -128,11 +139,7 @@ final class ApprovingAuthorizationController: UIViewController, PKIssuerProvisio
     }
 }
 
-/// A view controller that forgot to adopt the providing protocol.
-final class NonProvidingController: PKIssuerProvisioningAuthorizationViewController {}
-
-/// A class nested in another type: `_typeByName` cannot find it by its dotted name, so it
-/// needs the registration list.
+/// A class nested in another type: found by its last name component too.
 enum Namespace {
     final class NestedHandler: PKIssuerProvisioningExtensionHandler {
         override func status(completion: @escaping (PKIssuerProvisioningExtensionStatus) -> Void) {

@@ -149,7 +149,7 @@ struct BundleLoaderTests {
         try Data("x".utf8).write(to: file)
         let report = BundleLoader(registry: .wallet).validate(paths: [file])
         expectFinding(report.findings, .error, key: "(path)", pathSuffix: "notes.txt",
-                      mentioning: "is neither a .app or .appex bundle nor a directory of .app bundles")
+                      mentioning: "is neither a .app, .appex, .ipa or .xcarchive bundle nor a directory of .app bundles")
         #expect(report.summary == "0 bundles, 1 error, 0 warnings")
     }
 

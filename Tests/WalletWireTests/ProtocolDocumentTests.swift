@@ -47,6 +47,10 @@ struct ProtocolDocumentTests {
             (WireMethod.uiPrompt, .service(UIPromptParams.self, UIPromptResult.self)),
             (WireMethod.uiBiometric, .service(UIBiometricParams.self, UIBiometricResult.self)),
             (WireMethod.log, .notification(LogParams.self)),
+            (WireMethod.keychainAdd, .service(KeychainAddParams.self, KeychainResult.self)),
+            (WireMethod.keychainCopyMatching, .service(KeychainCopyMatchingParams.self, KeychainResult.self)),
+            (WireMethod.keychainUpdate, .service(KeychainUpdateParams.self, KeychainResult.self)),
+            (WireMethod.keychainDelete, .service(KeychainDeleteParams.self, KeychainResult.self)),
         ],
         uniquingKeysWith: { table, _ in table })
 

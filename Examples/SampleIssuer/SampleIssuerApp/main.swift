@@ -4,13 +4,13 @@
 /// (`PaymentPassCredentials`, JSON) and asks Wallet to authenticate before adding cards
 /// (`ShouldRequireAuthenticationForAppleWallet` = true), prints what it wrote and exits 0.
 ///
-///     SampleIssuerApp                       # container from WALLET_EXTENSION_APP_GROUPS
-///     SampleIssuerApp --app-group-dir DIR   # DIR is the container of group.com.example.sampleissuer
-import FoundationEssentials
-import WalletExtensionKit
-#if canImport(Glibc)
-import Glibc
-#endif
+///     SampleIssuerApp     # run by `wallet-host app open`, which sets up its App Group container
+///
+/// Plain iOS code: `UserDefaults(suiteName:)` of the App Group writes
+/// `<container>/Library/Preferences/group.com.example.sampleissuer.plist`, the file the
+/// extension reads.
+import Foundation
+import PassKit
 
 /// The user's cards, as the issuer's backend would return them at login.
 let sampleCards: [ProvisioningCredential] = [
@@ -31,40 +31,28 @@ let sampleCards: [ProvisioningCredential] = [
         localizedDescription: "Sample Issuer American Express Green card", assetName: "card-forest"),
 ]
 
-func usage() -> Never {
-    print("usage: SampleIssuerApp [--app-group-dir DIR]")
-    print("  Logs in: writes the sample cards into the App Group \(appGroupID).")
-    print("  Without --app-group-dir the container comes from WALLET_EXTENSION_APP_GROUPS (a JSON object).")
+guard CommandLine.arguments.count == 1 else {
+    print("usage: SampleIssuerApp")
+    print("  Logs in: writes the sample cards into the App Group \(appGroupID) (run it with wallet-host app open).")
     exit(2)
 }
-
-func sharedDefaults(arguments: [String]) -> SharedDefaults {
-    switch arguments.count {
-    case 0:
-        guard let defaults = SharedDefaults(suiteName: appGroupID) else {
-            print("SampleIssuerApp: no container for \(appGroupID): set WALLET_EXTENSION_APP_GROUPS or pass --app-group-dir DIR")
-            exit(2)
-        }
-        return defaults
-    case 2 where arguments[0] == "--app-group-dir":
-        return SharedDefaults(suiteName: appGroupID, containerURL: URL(filePath: arguments[1], directoryHint: .isDirectory))
-    default:
-        usage()
-    }
+guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroupID),
+      let defaults = UserDefaults(suiteName: appGroupID) else {
+    print("SampleIssuerApp: no container for \(appGroupID); run the app with wallet-host app open")
+    exit(2)
 }
-
-let defaults = sharedDefaults(arguments: Array(CommandLine.arguments.dropFirst()))
+let defaultsFile = container.appendingPathComponent("Library/Preferences/\(appGroupID).plist").path
 let credentials = Dictionary(uniqueKeysWithValues: sampleCards.map { ($0.primaryAccountIdentifier, $0) })
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 defaults.set(try encoder.encode(credentials), forKey: SharedDefaultsKey.paymentPassCredentials)
 defaults.set(true, forKey: SharedDefaultsKey.requiresAuthentication)
 
-guard defaults.data(forKey: SharedDefaultsKey.paymentPassCredentials) != nil else {
-    print("SampleIssuerApp: could not write \(defaults.fileURL.path(percentEncoded: false)) (see stderr)")
+guard defaults.synchronize(), FileManager.default.fileExists(atPath: defaultsFile) else {
+    print("SampleIssuerApp: could not write \(defaultsFile)")
     exit(1)
 }
-print("SampleIssuerApp: logged in as John Appleseed; wrote \(defaults.fileURL.path(percentEncoded: false))")
+print("SampleIssuerApp: logged in as John Appleseed; wrote \(defaultsFile)")
 print("  \(SharedDefaultsKey.paymentPassCredentials): \(sampleCards.count) cards")
 for card in sampleCards {
     print("    \(card.primaryAccountIdentifier)  \(card.label)  \(card.paymentNetwork) ..\(card.primaryAccountSuffix)  \(card.encryptionScheme)")

@@ -1,3 +1,5 @@
+import Foundation
+
 // Shared by the containing app (SampleIssuerApp) and the non-UI extension (WNonUIExt):
 // each target's directory holds a symbolic link to this file, as an Xcode project would
 // add one file to two targets.
@@ -5,7 +7,7 @@
 /// The App Group the sample issuer app and its extensions share.
 let appGroupID = "group.com.example.sampleissuer"
 
-/// Keys of the App Group defaults (`SharedDefaults(suiteName: appGroupID)`).
+/// Keys of the App Group defaults (`UserDefaults(suiteName: appGroupID)`).
 enum SharedDefaultsKey {
     /// JSON-encoded `[primaryAccountIdentifier: ProvisioningCredential]`, written by the app
     /// when the user logs in.

@@ -1,5 +1,4 @@
-import FoundationEssentials
-import WalletExtensionKit
+import PassKit
 
 /// Stands in for the issuer's server, which would encrypt the card for the leaf
 /// certificate's public key. The bytes here are fake but well formed and deterministic:

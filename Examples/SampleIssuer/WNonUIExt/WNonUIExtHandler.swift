@@ -1,12 +1,15 @@
-import FoundationEssentials
-import WalletExtensionKit
+import os
+import PassKit
+
+/// The extension's log, under the extension's bundle identifier (from its Info.plist).
+let log = Logger(subsystem: Bundle.main.bundleIdentifier ?? "WNonUIExt", category: "provisioning")
 
 /// The sample issuer's non-UI extension: lists the user's cards that are not yet in Wallet
 /// and makes the add request for the card the user picks.
 ///
-/// Written as it would be for iOS (only the imports differ): a fresh instance serves each
-/// call, the cards come from the App Group defaults the app wrote at login, and the pass
-/// library tells which cards each device already has.
+/// Plain iOS code: a fresh instance serves each call, the cards come from the App Group
+/// defaults the app wrote at login, and the pass library tells which cards each device
+/// already has.
 final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
     let passLibrary = PKPassLibrary()
     let watchSession = WatchConnectivitySession()
@@ -18,8 +21,7 @@ final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
         status.passEntriesAvailable = credentials.keys.contains { !library.iPhoneAccounts.contains($0) }
         status.remotePassEntriesAvailable = watchSession.isPaired
             && credentials.keys.contains { !library.watchAccounts.contains($0) }
-        status.requiresAuthentication =
-            appGroupSharedDefaults?.bool(forKey: SharedDefaultsKey.requiresAuthentication) ?? false
+        status.requiresAuthentication = appGroupSharedDefaults.bool(forKey: SharedDefaultsKey.requiresAuthentication)
         completion(status)
     }
 
@@ -39,7 +41,7 @@ final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
         completionHandler completion: @escaping (PKAddPaymentPassRequest?) -> Void
     ) {
         guard let credential = cachedProvisioningCredentials()[identifier] else {
-            print("WNonUIExt: no card \(identifier); not adding it")
+            log.error("no card \(identifier, privacy: .public); not adding it")
             completion(nil)
             return
         }
@@ -48,6 +50,21 @@ final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
     }
 
     // MARK: - Private
+
+    /// The cards the user has, as the containing app cached them at login; empty before the
+    /// first login.
+    private func cachedProvisioningCredentials() -> [String: ProvisioningCredential] {
+        guard let data = appGroupSharedDefaults.data(forKey: SharedDefaultsKey.paymentPassCredentials) else {
+            log.warning("no \(SharedDefaultsKey.paymentPassCredentials, privacy: .public) in the App Group; has the user logged in to the app?")
+            return [:]
+        }
+        do {
+            return try JSONDecoder().decode([String: ProvisioningCredential].self, from: data)
+        } catch {
+            log.error("\(SharedDefaultsKey.paymentPassCredentials, privacy: .public) could not be decoded: \(error, privacy: .public)")
+            return [:]
+        }
+    }
 
     /// Entries for the cached cards whose account is not in `accountsAlreadyAdded`, in a
     /// stable order.
@@ -59,13 +76,13 @@ final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
     }
 
     private func paymentPassEntry(for credential: ProvisioningCredential) -> PKIssuerProvisioningExtensionPaymentPassEntry? {
-        guard let art = CGImage(named: credential.assetName) ?? CGImage(named: "card-graphite") else {
-            print("WNonUIExt: no card art \(credential.assetName).png in the extension bundle")
+        guard let image = UIImage(named: credential.assetName) ?? UIImage(named: "card-graphite") else {
+            log.error("no card art \(credential.assetName, privacy: .public).png in the extension bundle")
             return nil
         }
         let scheme = PKEncryptionScheme(rawValue: credential.encryptionScheme)
         guard let configuration = PKAddPaymentPassRequestConfiguration(encryptionScheme: scheme) else {
-            print("WNonUIExt: card \(credential.primaryAccountIdentifier) has unknown scheme \(credential.encryptionScheme)")
+            log.error("card \(credential.primaryAccountIdentifier, privacy: .public) has unknown scheme \(credential.encryptionScheme, privacy: .public)")
             return nil
         }
         configuration.primaryAccountIdentifier = credential.primaryAccountIdentifier
@@ -76,8 +93,14 @@ final class WNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
         configuration.style = .payment
         configuration.cardDetails.append(PKLabeledValue(label: "expiration", value: credential.expiration))
         return PKIssuerProvisioningExtensionPaymentPassEntry(
-            identifier: credential.primaryAccountIdentifier, title: credential.label, art: art,
+            identifier: credential.primaryAccountIdentifier, title: credential.label, art: entryArt(image: image),
             addRequestConfiguration: configuration)
+    }
+
+    /// The card art as Wallet takes it.
+    private func entryArt(image: UIImage) -> CGImage {
+        let ciImage = CIImage(image: image)!
+        return CIContext(options: nil).createCGImage(ciImage, from: ciImage.extent)!
     }
 }
 

@@ -123,6 +123,20 @@ public actor ExtensionPool {
         return summary
     }
 
+    /// Replaces the processes of an app's extensions with fresh ones (once their calls in flight
+    /// are over): after the app was opened, since it wrote its App Group, and a process that read
+    /// its shared defaults at launch (corelibs `UserDefaults` does not see another process's
+    /// writes) would answer from the old ones. Kept-warm extensions are launched again at once.
+    public func refresh(containingApp bundleIdentifier: String) async {
+        var relaunch: [ExtensionRunner] = []
+        for (key, entry) in entries where entry.bundle.containingAppBundleIdentifier == bundleIdentifier {
+            entries[key] = nil
+            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "containing app opened")
+            if let runner = try? runner(for: entry.bundle), entries[key]?.keepWarm == true { relaunch.append(runner) }
+        }
+        for runner in relaunch { await runner.prewarm() }
+    }
+
     /// Launches every kept-warm extension that has no process, concurrently.
     private func warmAll() async {
         let runners = entries.values.filter { $0.keepWarm && !$0.crashLooping }.map(\.runner)
@@ -242,7 +256,7 @@ public struct ProcessListing: Sendable, Codable, Equatable {
         launches = row.launches
         crashes = row.crashes
         lastError = row.lastError
-        uptimeSeconds = pid.flatMap { row.starts[$0] }.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
+        uptimeSeconds = pid.flatMap { row.starts[$0]?.time }.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
         if pid == nil {
             state = crashLooping ? "crash-looping" : "stopped"
         } else if row.callsInFlight > 0 {

@@ -12,10 +12,10 @@ public struct ProcessTable: Sendable {
         /// The running process, nil when none runs.
         public var pid: Int32?
         /// When the running process started.
-        public var startedAt: Date? { pid.flatMap { starts[$0] } }
-        /// When each running process of this extension started (a conformance run may have
-        /// its own beside the daemon's warm one).
-        public var starts: [Int32: Date] = [:]
+        public var startedAt: Date? { pid.flatMap { starts[$0]?.time } }
+        /// The `spawn` event of each running process of this extension (a conformance run may
+        /// have its own beside the daemon's warm one): when it started, whether it is sandboxed.
+        public var starts: [Int32: HostEvent] = [:]
         /// Calls answered or failed, over every process (the `initialize` handshake excluded).
         public var calls = 0
         /// Calls in flight right now.
@@ -49,7 +49,7 @@ public struct ProcessTable: Sendable {
         switch event.payload {
         case .spawn:
             row.pid = event.pid
-            if let pid = event.pid { row.starts[pid] = event.time }
+            if let pid = event.pid { row.starts[pid] = event }
             row.launches += 1
         case .spawnFailed(let failure):
             row.lastError = failure.reason

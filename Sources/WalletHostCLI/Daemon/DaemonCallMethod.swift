@@ -43,12 +43,17 @@ enum DaemonCallMethod {
             let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
             let succeeded: Bool
             if case .failure = outcome.result { succeeded = false } else { succeeded = true }
-            return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote),
-                          transcript: params.transcript == true
-                              ? CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
-                                                 lateNote: lateNote)
-                              : nil,
-                          succeeded: succeeded)
+            // Whether the process that answered runs in the sandbox, from its spawn event.
+            let spawns = outcome.pid.flatMap { hub.table.rows[runner.descriptor.bundleIdentifier]?.starts[$0] }.map { [$0] } ?? []
+            var transcript: String?
+            if params.transcript == true {
+                transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
+                                              lateNote: lateNote)
+                if let sandbox = SandboxSummary.note(spawns) { transcript! += "\n" + sandbox }
+            }
+            return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote,
+                                                    sandboxed: SandboxSummary.sandboxed(spawns)),
+                          transcript: transcript, succeeded: succeeded)
         }
     }
 }

@@ -59,6 +59,7 @@ enum EntitlementsReader {
             findings.append(contentsOf: problems.map { $0.finding(path: fileURL.path, keyPath: keyPath) })
         }
         checkTypes(values, path: fileURL.path, findings: &findings)
+        checkKeychainTypes(values, path: fileURL.path, findings: &findings)
         return BundleEntitlements(url: fileURL, values: values)
     }
 
@@ -87,16 +88,7 @@ enum EntitlementsReader {
             findings.error(path, provisioningKey, "is \(provisioning.typeName), not a Boolean")
         }
         let groupsKey = ValidationFinding.Key.applicationGroups
-        guard let groups = values[groupsKey] else { return }
-        guard let elements = groups.arrayValue else {
-            findings.error(path, groupsKey, "is \(groups.typeName), not an array of strings")
-            return
-        }
-        for (offset, element) in elements.enumerated() {
-            guard let group = element.stringValue else {
-                findings.error(path, "\(groupsKey)[\(offset)]", "is \(element.typeName), not a string")
-                continue
-            }
+        for (offset, group) in stringElements(of: groupsKey, in: values, path: path, findings: &findings) {
             if let problem = AppGroupIdentifier.problem(group) {
                 findings.error(path, "\(groupsKey)[\(offset)]",
                                "\"\(group)\" \(problem); the host names the group's container directory after it")

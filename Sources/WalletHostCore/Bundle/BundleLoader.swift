@@ -53,16 +53,28 @@ public struct BundleLoader: Sendable {
     }
 
     /// Validates bundles for the `wallet-host validate` command.
-    /// - Parameter paths: Each a `.app`, a `.appex`, or a directory of `.app` bundles.
+    /// - Parameters:
+    ///   - paths: Each a `.app`, a `.appex`, a directory of `.app` bundles, or a device build
+    ///     (`.ipa`, `.xcarchive`, or a `.app` whose executable is Mach-O), which
+    ///     ``DeviceBuildValidator`` checks as a device would see it.
+    ///   - deviceBuildOptions: The target iOS and the date for device builds.
     /// - Returns: Every finding, with what loaded and how many bundles were read.
-    public func validate(paths: [URL]) -> ValidationReport {
+    public func validate(paths: [URL], deviceBuildOptions: DeviceBuildOptions = DeviceBuildOptions()) -> ValidationReport {
         var report = ValidationReport(findings: [], bundleCount: 0, apps: [], extensions: [])
+        let deviceBuilds = DeviceBuildValidator(registry: registry, policy: policy, options: deviceBuildOptions)
         for url in paths.map(\.standardizedFileURL) {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 report.findings.error(url.path, Key.path, "does not exist")
                 continue
             }
+            if let (findings, bundleCount) = deviceBuilds.validateIfDeviceBuild(url, isDirectory: isDirectory.boolValue) {
+                report.findings += findings
+                report.bundleCount += bundleCount
+                report.noteChecksRun(DeviceBuildCheck.allCases.map(\.rawValue))
+                continue
+            }
+            report.noteChecksRun([ValidationReport.sourceLayoutCheck])
             switch url.pathExtension {
             case BundleKind.app.pathExtension:
                 report.add(appOutcome(at: url)) { $0.apps.append(contentsOf: $1) }
@@ -71,7 +83,7 @@ public struct BundleLoader: Sendable {
             case _ where isDirectory.boolValue:
                 report.add(appsOutcome(in: url)) { $0.apps.append(contentsOf: $1) }
             default:
-                report.findings.error(url.path, Key.path, "is neither a .app or .appex bundle nor a directory of .app bundles")
+                report.findings.error(url.path, Key.path, "is neither a .app, .appex, .ipa or .xcarchive bundle nor a directory of .app bundles")
             }
         }
         return report
@@ -87,6 +99,10 @@ struct LoadOutcome<Loaded> {
 }
 
 extension ValidationReport {
+    fileprivate mutating func noteChecksRun(_ checks: [String]) {
+        checksRun += checks.filter { !checksRun.contains($0) }
+    }
+
     fileprivate mutating func add<Loaded>(_ outcome: LoadOutcome<Loaded>, keep: (inout ValidationReport, [Loaded]) -> Void) {
         findings.append(contentsOf: outcome.findings)
         bundleCount += outcome.bundleCount

@@ -23,6 +23,10 @@ public struct ValidationFinding: Sendable, Hashable, CustomStringConvertible {
     public var key: String
     /// A sentence saying what is wrong, without a trailing period.
     public var problem: String
+    /// The id of the check that found it (`app-groups`), for findings about device builds
+    /// (`.ipa`, `.xcarchive`, built `.app`); docs/VALIDATION.md lists every one. Nil for the
+    /// checks of source layouts.
+    public var check: String?
 
     /// Creates a finding.
     /// - Parameters:
@@ -30,11 +34,13 @@ public struct ValidationFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - path: The file or directory it is about.
     ///   - key: The manifest key, or a pseudo-key from ``ValidationFinding/Key``.
     ///   - problem: What is wrong, as a sentence.
-    public init(_ severity: Severity, path: String, key: String, problem: String) {
+    ///   - check: The id of the check that found it, if it has one.
+    public init(_ severity: Severity, path: String, key: String, problem: String, check: String? = nil) {
         self.severity = severity
         self.path = path
         self.key = key
         self.problem = problem
+        self.check = check
     }
 
     /// The finding as one line: `severity: path: key: problem`.

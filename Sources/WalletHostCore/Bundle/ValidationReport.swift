@@ -8,6 +8,12 @@ public struct ValidationReport: Sendable {
     public var apps: [AppBundle]
     /// The extensions that loaded from `.appex` paths given on their own (an app's are in ``apps``).
     public var extensions: [ExtensionBundle]
+    /// The ids of the checks that ran, in order, each once: every ``DeviceBuildCheck`` when a
+    /// device build was validated, and ``sourceLayoutCheck`` when a source layout was.
+    public var checksRun: [String] = []
+
+    /// The check id JUnit output files the findings of source layouts under (they have no id of their own).
+    public static let sourceLayoutCheck = "source-layout"
 
     /// Creates a report.
     /// - Parameters:

@@ -57,11 +57,11 @@ extension ConformanceReport {
 }
 
 /// Text made safe for XML 1.0 attributes and character data.
-enum JUnitXML {
+public enum JUnitXML {
     /// Escapes `& < > " '`, writes tabs and line breaks as character references (so attribute
     /// values keep them), and replaces characters XML 1.0 cannot carry at all (other control
     /// characters, unpaired surrogates cannot occur in a Swift string, U+FFFE, U+FFFF) with U+FFFD.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -87,7 +87,7 @@ enum JUnitXML {
     }
 
     /// Milliseconds as JUnit's seconds with three decimals.
-    static func seconds(_ milliseconds: Double) -> String {
+    public static func seconds(_ milliseconds: Double) -> String {
         String(format: "%.3f", milliseconds / 1000)
     }
 }

@@ -76,6 +76,7 @@ public struct ConformanceSuite: Sendable {
             report.checks.append(Self.result(check.definition.id, check.definition.title, verdict, since: checkStarted))
         }
         await context.stopAllRunners()
+        if let sandbox = SandboxSummary.note(context.events.events(.spawn)) { report.notes.append(sandbox) }
         report.durationMilliseconds = Self.milliseconds(since: started)
         return report
     }

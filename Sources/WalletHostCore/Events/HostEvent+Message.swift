@@ -5,7 +5,8 @@ extension HostEvent {
     public var message: String {
         switch payload {
         case .spawn(let spawn):
-            return "spawned \(spawn.executablePath) in \(HumanReadable.milliseconds(spawn.milliseconds))"
+            let sandbox = spawn.sandboxed.map { $0 ? ", sandboxed" : ", not sandboxed (\(spawn.unsandboxedReason ?? "unavailable"))" } ?? ""
+            return "spawned \(spawn.executablePath) in \(HumanReadable.milliseconds(spawn.milliseconds))\(sandbox)"
         case .spawnFailed(let failure):
             return failure.reason
         case .handshake(let handshake):

@@ -103,9 +103,15 @@ extension HostEvent {
         public var executablePath: String
         /// How long the fork and exec took.
         public var milliseconds: Double
-        public init(executablePath: String, milliseconds: Double) {
+        /// Whether the process runs in the sandbox (absent in logs written before there was one).
+        public var sandboxed: Bool?
+        /// Why it does not: `--sandbox off`, or what the kernel refused.
+        public var unsandboxedReason: String?
+        public init(executablePath: String, milliseconds: Double, sandboxed: Bool? = nil, unsandboxedReason: String? = nil) {
             self.executablePath = executablePath
             self.milliseconds = milliseconds
+            self.sandboxed = sandboxed
+            self.unsandboxedReason = unsandboxedReason
         }
     }
 

@@ -10,8 +10,21 @@ import Glibc
 /// The child sees fd 3 (reads host messages) and fd 4 (writes its messages); stdout and
 /// stderr come back on two more pipes. This type owns the parent's descriptors; `closeDescriptors()`
 /// releases them exactly once.
+///
+/// A sandboxed child is two processes: the sandbox init (PID 1 of the namespace, the group
+/// leader, the one the host waits for) and the extension it started (``pid``). The init reports
+/// the extension's exact wait status on a pipe of its own before it exits.
 final class ChildProcess: Sendable {
+    /// The extension's process (as this host's PID namespace numbers it).
     let pid: pid_t
+    /// The process the host waits for and whose group it signals: the sandbox init, or the
+    /// extension itself when unsandboxed.
+    let groupLeader: pid_t
+    /// The sandbox init's reports (non-blocking); -1 when unsandboxed.
+    let reportReader: Int32
+    var sandboxed: Bool { reportReader >= 0 }
+    /// Why a process that was to be sandboxed is not (what the kernel refused, a missing init).
+    let unsandboxedReason: String?
     /// Readable when the child exits; -1 when pidfd_open is unavailable.
     let exitDescriptor: Int32
     /// Host -> extension (non-blocking write end).
@@ -22,9 +35,12 @@ final class ChildProcess: Sendable {
     let stderrReader: Int32
     private let closed = Atomic<Bool>(false)
 
-    private init(pid: pid_t, exitDescriptor: Int32, requestWriter: Int32, responseReader: Int32,
-                 stdoutReader: Int32, stderrReader: Int32) {
+    private init(pid: pid_t, groupLeader: pid_t, reportReader: Int32, unsandboxedReason: String?, exitDescriptor: Int32,
+                 requestWriter: Int32, responseReader: Int32, stdoutReader: Int32, stderrReader: Int32) {
         self.pid = pid
+        self.unsandboxedReason = unsandboxedReason
+        self.groupLeader = groupLeader
+        self.reportReader = reportReader
         self.exitDescriptor = exitDescriptor
         self.requestWriter = requestWriter
         self.responseReader = responseReader
@@ -32,43 +48,163 @@ final class ChildProcess: Sendable {
         self.stderrReader = stderrReader
     }
 
-    /// Starts the process. Runs the fork on the long-lived spawn thread (see ``SpawnThread``).
+    /// Starts the process, in its sandbox when the configuration has one and the kernel allows
+    /// it. Where it does not, a sandbox that is not ``SpawnConfiguration/sandboxRequired`` is
+    /// left out (``SandboxStatus`` notes why, once, for the warning and every later launch).
     static func spawn(_ configuration: SpawnConfiguration) throws -> ChildProcess {
+        guard configuration.sandbox != nil else { return try spawnOnce(configuration) }
+        var unsandboxed = configuration
+        unsandboxed.sandbox = nil
+        if let plan = configuration.sandbox, access(plan.initPath, X_OK) != 0 {
+            // Not the kernel's refusal: nothing to remember for later launches.
+            let reason = "the sandbox init \(plan.initPath) is missing or not executable"
+            if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, reason) }
+            SandboxStatus.warnOnce(reason)
+            return try spawnOnce(unsandboxed, unsandboxedReason: reason)
+        }
+        if let refusal = SandboxStatus.refusal {
+            if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, refusal) }
+            return try spawnOnce(unsandboxed, unsandboxedReason: refusal)
+        }
+        do {
+            return try spawnOnce(configuration)
+        } catch let error as SpawnError where error.inSandboxSetup {
+            let reason = error.failure
+            SandboxStatus.noteRefusal(reason)
+            if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, reason) }
+            return try spawnOnce(unsandboxed, unsandboxedReason: reason)
+        }
+    }
+
+    /// Starts the process. Runs the fork on the long-lived spawn thread (see ``SpawnThread``).
+    private static func spawnOnce(_ configuration: SpawnConfiguration, unsandboxedReason: String? = nil) throws -> ChildProcess {
         // The first spawn starts the spawn thread; it gets going while the pipes are made.
         let spawner = SpawnThread.shared
         let requests = try SystemCall.pipe(nonBlockingWrite: true)
         let responses = try SystemCall.pipe(nonBlockingRead: true)
         let stdout = try SystemCall.pipe(nonBlockingRead: true)
         let stderr = try SystemCall.pipe(nonBlockingRead: true)
-        let childEnds = [requests.read, responses.write, stdout.write, stderr.write]
-        defer { childEnds.forEach(SystemCall.close) }
+        // The sandbox init's report pipe: it writes, the host reads.
+        let reports = configuration.sandbox == nil ? nil : try SystemCall.pipe()
+        let childEnds = [requests.read, responses.write, stdout.write, stderr.write] + (reports.map { [$0.write] } ?? [])
+        var childEndsOpen = true
+        func closeChildEnds() {
+            if childEndsOpen { childEnds.forEach(SystemCall.close) }
+            childEndsOpen = false
+        }
+        defer { closeChildEnds() }
         let devNull = NullDevice.descriptor
-        let parentEnds = [requests.write, responses.read, stdout.read, stderr.read]
+        let parentEnds = [requests.write, responses.read, stdout.read, stderr.read] + (reports.map { [$0.read] } ?? [])
         // Room for large pass-entry payloads without blocking either side.
         _ = wh_set_pipe_size(requests.write, 1 << 20)
         _ = wh_set_pipe_size(responses.write, 1 << 20)
 
         let outcome = spawner.run {
             Self.forkAndExec(configuration, stdin: devNull, stdout: stdout.write, stderr: stderr.write,
-                             rpcIn: requests.read, rpcOut: responses.write)
+                             rpcIn: requests.read, rpcOut: responses.write, reports: reports?.write ?? -1)
         }
         switch outcome {
         case .failure(let error):
             parentEnds.forEach(SystemCall.close)
             throw error
-        case .success(let (pid, cloneDescriptor)):
+        case .success(let (leader, cloneDescriptor)):
             var pidfd = cloneDescriptor
             if pidfd < 0 {
                 // A kernel without CLONE_PIDFD (before 5.2) may still have pidfd_open (5.3), or neither.
-                pidfd = wh_pidfd_open(pid)
+                pidfd = wh_pidfd_open(leader)
                 if pidfd >= 0 { _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC) }
             }
-            return ChildProcess(pid: pid, exitDescriptor: pidfd, requestWriter: requests.write,
-                                responseReader: responses.read, stdoutReader: stdout.read, stderrReader: stderr.read)
+            var pid = leader
+            if let reports {
+                // Only the init holds the write end now: its first report, or the end of the pipe if it died.
+                closeChildEnds()
+                do {
+                    pid = try Self.awaitStart(initPID: leader, reports: reports.read, configuration: configuration)
+                } catch var error {
+                    var status: Int32 = 0
+                    // The init may still be on its way out (its namespace empties first): wait for it.
+                    let endedAlready = error.stage == "sandbox init"
+                    if !endedAlready { _ = kill(-leader, SIGKILL) }
+                    _ = wh_waitpid(leader, &status, 0)
+                    if endedAlready {
+                        // What it said on stderr (the dynamic loader names a missing library there).
+                        var bytes = [UInt8](repeating: 0, count: 512)
+                        let count = read(stderr.read, &bytes, bytes.count)
+                        let said = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self)
+                            .split(separator: "\n").first.map { ": \($0)" } ?? "" : ""
+                        error.explanation = "the sandbox init \(TerminationStatus(waitStatus: status)) before it started the extension\(said)"
+                    }
+                    (parentEnds + [pidfd]).forEach(SystemCall.close)
+                    throw error
+                }
+                SystemCall.setNonBlocking(reports.read)
+            }
+            return ChildProcess(pid: pid, groupLeader: leader, reportReader: reports?.read ?? -1,
+                                unsandboxedReason: unsandboxedReason, exitDescriptor: pidfd,
+                                requestWriter: requests.write, responseReader: responses.read,
+                                stdoutReader: stdout.read, stderrReader: stderr.read)
+        }
+    }
+
+    /// Reads the sandbox init's first report: the extension started (its pid in this namespace,
+    /// from the init's list of children), or could not be executed.
+    private static func awaitStart(initPID: pid_t, reports: Int32, configuration: SpawnConfiguration) throws(SpawnError) -> pid_t {
+        var record: (Int32, Int32) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &record) { buffer in
+            var got: Int
+            repeat { got = read(reports, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
+            return got
+        }
+        guard count == MemoryLayout<(Int32, Int32)>.size else {
+            // The init ended without a word (a library it needs is not in the sandbox, say): the sandbox's failure.
+            throw SpawnError(executablePath: configuration.executablePath, errno: count < 0 ? errno : ESRCH,
+                             stage: "sandbox init", inSandboxSetup: true)
+        }
+        switch record.0 {
+        case Int32(wh_init_report_started.rawValue):
+            // The init forks once, so its first child is the extension (orphans it adopts come after).
+            let extensionPID = wh_first_child(initPID)
+            return extensionPID > 0 ? extensionPID : initPID
+        case Int32(wh_init_report_exec_failed.rawValue):
+            throw SpawnError(executablePath: configuration.executablePath, errno: record.1, stage: "execve")
+        default:
+            throw SpawnError(executablePath: configuration.executablePath, errno: EPROTO, stage: "sandbox init")
         }
     }
 
     private static func forkAndExec(_ configuration: SpawnConfiguration, stdin: Int32, stdout: Int32, stderr: Int32,
+                                    rpcIn: Int32, rpcOut: Int32, reports: Int32) -> Result<(pid: pid_t, pidfd: Int32), SpawnError> {
+        guard let plan = configuration.sandbox else {
+            return forkAndExec(configuration, sandbox: nil, stdin: stdin, stdout: stdout, stderr: stderr, rpcIn: rpcIn, rpcOut: rpcOut)
+        }
+        // The init runs first, with the extension's executable and arguments after its own name.
+        var initConfiguration = configuration
+        initConfiguration.executablePath = plan.initPath
+        initConfiguration.arguments = [configuration.executablePath] + configuration.arguments
+        // The host's temporary directory is not in the sandbox; its private one is /tmp.
+        if initConfiguration.environment["TMPDIR"] != nil { initConfiguration.environment["TMPDIR"] = "/tmp" }
+        let paths = plan.grants.map { grant in (strdup(grant.path), Int32(grant.writable ? 1 : 0)) }
+        defer { paths.forEach { free($0.0) } }
+        let entries = paths.map { wh_sandbox_path(path: UnsafePointer($0.0!), writable: $0.1) }
+        let result = entries.withUnsafeBufferPointer { buffer in
+            var sandbox = wh_sandbox_config(
+                paths: buffer.baseAddress!, path_count: Int32(buffer.count),
+                user_namespace: plan.runAs == nil ? 1 : 0, outer_uid: geteuid(), outer_gid: getegid(),
+                run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
+                tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports)
+            return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,
+                               rpcIn: rpcIn, rpcOut: rpcOut)
+        }
+        return result.mapError { error in
+            // The extension's path in messages, not the init's; every failure here is the sandbox's.
+            SpawnError(executablePath: configuration.executablePath, errno: error.errno,
+                       stage: error.stage == "execve" ? "execve of the sandbox init \(plan.initPath)" : error.stage,
+                       inSandboxSetup: true)
+        }
+    }
+
+    private static func forkAndExec(_ configuration: SpawnConfiguration, sandbox: UnsafePointer<wh_sandbox_config>?,
+                                    stdin: Int32, stdout: Int32, stderr: Int32,
                                     rpcIn: Int32, rpcOut: Int32) -> Result<(pid: pid_t, pidfd: Int32), SpawnError> {
         let argumentStrings = [configuration.executablePath] + configuration.arguments
         let environmentStrings = configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -100,7 +236,8 @@ final class ChildProcess: Sendable {
                             rlimit_nofile: Int64(limits.openFiles ?? -1),
                             rlimit_nproc: Int64(limits.processes ?? -1),
                             new_process_group: 1,
-                            death_signal: SIGKILL)
+                            death_signal: SIGKILL,
+                            sandbox: sandbox)
                         return wh_spawn(&spawnConfig, &pid, &pidfd, &error, &stage)
                     }
                 }
@@ -121,28 +258,45 @@ final class ChildProcess: Sendable {
         case 7: return "dup2"
         case 8: return "chdir"
         case 9: return "execve"
+        case 10: return "sandbox namespaces (clone)"
+        case 11: return "sandbox user namespace map"
+        case 12: return "sandbox mounts"
+        case 13: return "sandbox user switch"
         default: return "spawn"
         }
     }
 
-    /// Sends `signal` to the child's whole process group (grandchildren included).
+    /// Sends `signal` to the child's whole process group (grandchildren included; a sandboxed
+    /// one's init ignores all but SIGKILL, and its death ends everything in its namespace).
     func signalGroup(_ signal: Int32) {
-        // The child leads its group, so the group id is its pid. ESRCH (all gone) is fine.
-        _ = kill(-pid, signal)
+        // The leader's pid is the group id. ESRCH (all gone) is fine.
+        _ = kill(-groupLeader, signal)
     }
 
-    /// Reaps the child if it has exited; nil while it runs.
+    /// Reaps the child if it has exited; nil while it runs. For a sandboxed child: the
+    /// extension's own status as the init reported it, else (the init was killed) the init's.
     func reapIfExited() -> TerminationStatus? {
         var status: Int32 = 0
-        let result = wh_waitpid(pid, &status, wh_wnohang())
-        guard result == pid else { return nil }
-        return TerminationStatus(waitStatus: status)
+        let result = wh_waitpid(groupLeader, &status, wh_wnohang())
+        guard result == groupLeader else { return nil }
+        return TerminationStatus(waitStatus: reportedExitStatus() ?? status)
+    }
+
+    /// The extension's wait status from the init's reports, if it sent it.
+    private func reportedExitStatus() -> Int32? {
+        guard reportReader >= 0 else { return nil }
+        var record: (Int32, Int32) = (0, 0)
+        while withUnsafeMutableBytes(of: &record, { read(reportReader, $0.baseAddress, $0.count) }) == MemoryLayout<(Int32, Int32)>.size {
+            if record.0 == Int32(wh_init_report_exited.rawValue) { return record.1 }
+        }
+        return nil
     }
 
     /// Releases the parent's descriptors (idempotent).
     func closeDescriptors() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        [requestWriter, responseReader, stdoutReader, stderrReader, exitDescriptor].forEach(SystemCall.close)
+        [requestWriter, responseReader, stdoutReader, stderrReader, exitDescriptor, reportReader].filter { $0 >= 0 }
+            .forEach(SystemCall.close)
     }
 }
 

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Resource limits applied in the child before exec (DESIGN §5, §8).
 public struct ProcessLimits: Sendable, Hashable {
     /// `RLIMIT_DATA`: the hard memory limit. Counts heap and thread stacks, not file mappings.
@@ -26,14 +30,19 @@ public struct SpawnConfiguration: Sendable {
     public var environment: [String: String]
     public var workingDirectory: String?
     public var limits: ProcessLimits
+    /// Non-nil: run in this sandbox (through the sandbox init, as PID 1 of a new PID namespace).
+    public var sandbox: SandboxPlan?
+    /// With a sandbox: fail instead of running unsandboxed where the kernel refuses it.
+    public var sandboxRequired = false
 
     public init(executablePath: String, arguments: [String] = [], environment: [String: String],
-                workingDirectory: String?, limits: ProcessLimits) {
+                workingDirectory: String?, limits: ProcessLimits, sandbox: SandboxPlan? = nil) {
         self.executablePath = executablePath
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.limits = limits
+        self.sandbox = sandbox
     }
 }
 
@@ -42,8 +51,28 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
     public var executablePath: String
     public var errno: Int32
     public var stage: String
+    /// The step that failed was the sandbox's (the kernel refused namespaces or mounts, or the init is missing).
+    public var inSandboxSetup = false
+
+    /// `--sandbox required` where the sandbox cannot be had.
+    static func sandboxRequired(_ executablePath: String, _ reason: String) -> SpawnError {
+        var error = SpawnError(executablePath: executablePath, errno: 0, stage: "sandbox")
+        error.requiredReason = reason
+        return error
+    }
+
+    var requiredReason: String?
+    /// Replaces "STAGE failed: ERRNO" when the errno says nothing useful.
+    var explanation: String?
+
+    /// What failed, without the executable: "execve failed: No such file or directory".
+    public var failure: String {
+        if let requiredReason { return "the sandbox is required (--sandbox required) but unavailable: \(requiredReason)" }
+        if let explanation { return explanation }
+        return "\(stage) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+    }
 
     public var description: String {
-        "cannot launch \(executablePath): \(stage) failed: \(SystemCallError(stage, errno: errno).description.drop { $0 != " " }.dropFirst())"
+        "cannot launch \(executablePath): \(failure)"
     }
 }

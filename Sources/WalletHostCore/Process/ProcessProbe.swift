@@ -18,7 +18,7 @@ public enum ProcessProbe {
         defer {
             child.signalGroup(SIGKILL)
             var status: Int32 = 0
-            _ = waitpid(child.pid, &status, 0)
+            _ = waitpid(child.groupLeader, &status, 0)
             child.closeDescriptors()
         }
         var byte: UInt8 = 0

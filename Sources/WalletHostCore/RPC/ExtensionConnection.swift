@@ -29,6 +29,10 @@ final class ExtensionConnection: Sendable {
     }
 
     var pid: Int32 { supervisor.pid }
+    /// Whether the process runs in the sandbox.
+    var sandboxed: Bool { supervisor.sandboxed }
+    /// Why a process meant for the sandbox runs without it.
+    var unsandboxedReason: String? { supervisor.unsandboxedReason }
     var launchedAt: ContinuousClock.Instant { supervisor.launchedAt }
     var hasExited: Bool { supervisor.exit != nil }
     var isStoppingOrExited: Bool { supervisor.isStoppingOrExited }

@@ -13,6 +13,10 @@ public struct ServiceRequest: Sendable {
     /// The bundle identifier of the app the extension belongs to (its issuer), nil for an
     /// extension loaded on its own, outside an app's `PlugIns`.
     public var containingAppBundleIdentifier: String?
+    /// The keychain access groups the extension may use, in iOS's order (its
+    /// `keychain-access-groups`, its application identifier, its App Groups); the first is the
+    /// default group of a new item. See ``BundleEntitlements/keychainAccessGroups(bundleIdentifier:)``.
+    public var keychainAccessGroups: [String]
 
     /// Creates a request; the host makes one for every service request an extension sends.
     /// - Parameters:
@@ -22,14 +26,16 @@ public struct ServiceRequest: Sendable {
     ///   - role: Whether that extension is the UI one.
     ///   - bundleIdentifier: Its bundle identifier.
     ///   - containingAppBundleIdentifier: Its containing app's bundle identifier, when it has one.
+    ///   - keychainAccessGroups: Its keychain access groups, the default group first.
     public init(method: String, line: Data, extensionPoint: String, role: ExtensionRole, bundleIdentifier: String,
-                containingAppBundleIdentifier: String?) {
+                containingAppBundleIdentifier: String?, keychainAccessGroups: [String] = []) {
         self.method = method
         self.line = line
         self.extensionPoint = extensionPoint
         self.role = role
         self.bundleIdentifier = bundleIdentifier
         self.containingAppBundleIdentifier = containingAppBundleIdentifier
+        self.keychainAccessGroups = keychainAccessGroups
     }
 
     /// The request's parameters decoded as `type`.

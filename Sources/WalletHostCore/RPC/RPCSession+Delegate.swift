@@ -256,7 +256,8 @@ extension RPCSession {
         }
         let request = ServiceRequest(method: method, line: line, extensionPoint: context.extensionPoint, role: context.role,
                                      bundleIdentifier: context.bundleIdentifier,
-                                     containingAppBundleIdentifier: context.containingAppBundleIdentifier)
+                                     containingAppBundleIdentifier: context.containingAppBundleIdentifier,
+                                     keychainAccessGroups: context.keychainAccessGroups)
         Task {
             do {
                 let result = try await services.respond(to: request)

@@ -37,6 +37,8 @@ final class RPCSession: ProcessSupervisorDelegate {
         var bundleIdentifier: String
         /// The app the extension belongs to; host services answer for that issuer only.
         var containingAppBundleIdentifier: String?
+        /// The keychain access groups host services grant the extension, the default first.
+        var keychainAccessGroups: [String] = []
         var executableName: String
         var extensionPoint: String
         var role: ExtensionRole

@@ -12,6 +12,8 @@ public struct ExtensionDescriptor: Sendable {
     public var point: ExtensionPoint
     /// App Group identifier -> container directory.
     public var appGroups: [String: String]
+    /// The keychain access groups the host's keychain service grants, the default group first.
+    public var keychainAccessGroups: [String] = []
 
     public init(bundlePath: String, executablePath: String, bundleIdentifier: String, containingAppBundleIdentifier: String,
                 principalClass: String, point: ExtensionPoint, appGroups: [String: String]) {
@@ -37,5 +39,6 @@ extension ExtensionDescriptor {
                   containingAppBundleIdentifier: bundle.containingAppBundleIdentifier ?? "",
                   principalClass: bundle.principalClass ?? bundle.mainStoryboard ?? "",
                   point: bundle.extensionPoint, appGroups: appGroups)
+        keychainAccessGroups = bundle.entitlements.keychainAccessGroups(bundleIdentifier: bundle.bundleIdentifier)
     }
 }

@@ -26,11 +26,16 @@ public actor ExtensionRunner {
     /// The environment every launch gets, built once (reading the host's environment and
     /// encoding the App Groups cost a launch about 0.15 ms).
     private nonisolated let launchEnvironment: [String: String]
+    /// What the process may see, unless the sandbox is off.
+    private nonisolated let sandboxPlan: SandboxPlan?
 
     public init(descriptor: ExtensionDescriptor, configuration: HostConfiguration) {
         self.descriptor = descriptor
         self.configuration = configuration
         launchEnvironment = Self.environment(descriptor: descriptor, configuration: configuration)
+        sandboxPlan = configuration.sandbox == .off ? nil : SandboxPlan(
+            readOnly: [descriptor.bundlePath], writable: Array(descriptor.appGroups.values), environment: launchEnvironment,
+            initPath: configuration.sandboxInitPath ?? SandboxPlan.defaultInitPath)
     }
 
     /// The warm process's pid, if one is running.
@@ -166,12 +171,17 @@ public actor ExtensionRunner {
         let sessionContext = RPCSession.Context(
             bundleIdentifier: descriptor.bundleIdentifier,
             containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
+            keychainAccessGroups: descriptor.keychainAccessGroups,
             executableName: descriptor.executableName,
             extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
             events: configuration.events, services: configuration.services)
-        let spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
-                                       workingDirectory: descriptor.bundlePath, limits: ProcessLimits(dataBytes: memoryLimit))
+        var limits = ProcessLimits(dataBytes: memoryLimit)
+        if let processes = configuration.processLimitOverride { limits.processes = processes }
+        var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
+                                       workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
+        spawn.sandboxRequired = configuration.sandbox == .required
+        sandboxPlan?.prepareWritablePaths()
         let connection: ExtensionConnection
         do {
             connection = try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
@@ -188,7 +198,10 @@ public actor ExtensionRunner {
         }
         launchCount += 1
         configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
-                                                                     milliseconds: (.now - connection.launchedAt).milliseconds)),
+                                                                     milliseconds: (.now - connection.launchedAt).milliseconds,
+                                                                     sandboxed: connection.sandboxed,
+                                                                     unsandboxedReason: connection.sandboxed ? nil
+                                                                         : connection.unsandboxedReason ?? "--sandbox off")),
                                               bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
         let handshake = Task { await self.performHandshake(connection) }
         let launch = Launch(connection: connection, handshake: handshake)

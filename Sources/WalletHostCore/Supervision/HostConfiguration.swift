@@ -34,6 +34,12 @@ public struct HostConfiguration: Sendable {
     public var events: any HostEventSink = NullEventSink()
     /// Answers extensions' requests of the host; nil answers every request with "method not found".
     public var services: (any HostServiceProvider)?
+    /// Whether extensions run in the sandbox (see ``SandboxPlan`` for what they see there).
+    public var sandbox = SandboxMode.auto
+    /// The sandbox init; nil: `WalletSandboxInit` beside the running executable.
+    public var sandboxInitPath: String?
+    /// Replaces the `RLIMIT_NPROC` of ``ProcessLimits`` when set.
+    public var processLimitOverride: Int?
 
     public init() {}
 
@@ -52,6 +58,9 @@ public struct HostConfiguration: Sendable {
         let groups = (try? JSONSerialization.data(withJSONObject: appGroups, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         environment[WireEnvironment.appGroups] = groups
+        if let preferences = AppGroupPreferences.prepare(appGroups: appGroups) {
+            environment[AppGroupPreferences.configurationHomeVariable] = preferences
+        }
         return environment
     }
 

@@ -70,6 +70,10 @@ final class ProcessSupervisor: Sendable {
     private let exitHandler: @Sendable (ExtensionExit) -> Void
 
     var pid: Int32 { child.pid }
+    /// Whether the process runs in the sandbox.
+    var sandboxed: Bool { child.sandboxed }
+    /// Why a process meant for the sandbox runs without it.
+    var unsandboxedReason: String? { child.unsandboxedReason }
 
     /// Spawns the process; its I/O thread starts with ``start(delegate:)``.
     /// - Parameter onExit: called once, on the I/O thread, after the process was reaped.
@@ -207,7 +211,7 @@ final class ProcessSupervisor: Sendable {
     /// Sends `signal` to the process group (grandchildren included), with a `kill` event.
     func signalGroup(_ signal: Int32) {
         guard exit == nil else { return }
-        record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.pid)))
+        record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.groupLeader)))
         child.signalGroup(signal)
     }
 

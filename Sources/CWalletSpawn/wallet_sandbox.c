@@ -1,0 +1,252 @@
+#define _GNU_SOURCE
+#include "wallet_sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/mount.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOSUID
+#define MOUNT_ATTR_NOSUID 0x00000002
+#endif
+#ifndef MOUNT_ATTR_NODEV
+#define MOUNT_ATTR_NODEV 0x00000004
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+// Everything here runs in the spawned child between clone and exec, in the host's memory
+// (CLONE_VM): system calls only, no allocation, no glibc call that touches other threads
+// (setuid and friends broadcast to every thread of the process, so the raw system calls).
+
+/// The base tmpfs is mounted on /tmp (any directory would do; bubblewrap does the same), then
+/// becomes the root for a moment with the host's root under it as /oldroot and the sandbox's
+/// root, another tmpfs, as /newroot. Paths are bound from /oldroot/PATH to /newroot/PATH.
+static const char wh_base[] = "/tmp";
+static const char wh_old[] = "/oldroot";
+static const char wh_new[] = "/newroot";
+
+enum { wh_path_room = 4096 + 64 };
+
+/// `prefix` + `path` into `buffer`; -1 (ENAMETOOLONG) when it does not fit.
+static int wh_join(char *buffer, const char *prefix, const char *path) {
+    size_t prefix_length = strlen(prefix), path_length = strlen(path);
+    if (prefix_length + path_length + 1 > wh_path_room) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buffer, prefix, prefix_length);
+    memcpy(buffer + prefix_length, path, path_length + 1);
+    return 0;
+}
+
+static int wh_write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t length = (ssize_t)strlen(text);
+    ssize_t written = write(fd, text, (size_t)length);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return written == length ? 0 : -1;
+}
+
+/// Decimal digits of `value` into `buffer` (at least 24 bytes); returns the end.
+static char *wh_decimal(char *buffer, unsigned long long value) {
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (count > 0) *buffer++ = digits[--count];
+    *buffer = '\0';
+    return buffer;
+}
+
+/// Maps `id` to itself in the new user namespace: "ID ID 1".
+static int wh_write_map(const char *path, unsigned long long id) {
+    char line[64];
+    char *end = wh_decimal(line, id);
+    *end++ = ' ';
+    end = wh_decimal(end, id);
+    memcpy(end, " 1\n", 4);
+    return wh_write_file(path, line);
+}
+
+/// Creates every missing directory of `path` (absolute) but the last component.
+static int wh_make_parents(const char *path) {
+    char buffer[wh_path_room];
+    size_t length = strlen(path);
+    if (length >= sizeof buffer) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buffer, path, length + 1);
+    for (size_t index = 1; index < length; index++) {
+        if (buffer[index] != '/') continue;
+        buffer[index] = '\0';
+        struct stat existing;
+        if (lstat(buffer, &existing) != 0) {
+            if (errno != ENOENT || mkdir(buffer, 0755) != 0) return -1;
+        }
+        buffer[index] = '/';
+    }
+    return 0;
+}
+
+/// Sets `attributes` (MOUNT_ATTR_*) on `target` and everything mounted under it.
+static int wh_restrict(const char *target, unsigned long long attributes_set) {
+    struct mount_attr attributes;
+    memset(&attributes, 0, sizeof attributes);
+    attributes.attr_set = attributes_set;
+    if (syscall(SYS_mount_setattr, AT_FDCWD, target, AT_RECURSIVE, &attributes, sizeof attributes) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+    if (!(attributes_set & MOUNT_ATTR_RDONLY)) return 0;
+    // Before Linux 5.12: remount the top mount only, keeping the flags a user namespace may not clear.
+    struct statvfs status;
+    if (statvfs(target, &status) != 0) return -1;
+    unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY;
+    if (status.f_flag & ST_NOSUID) flags |= MS_NOSUID;
+    if (status.f_flag & ST_NODEV) flags |= MS_NODEV;
+    if (status.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+    if (status.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+    if (status.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+    if (status.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+    return mount(NULL, target, NULL, flags, NULL);
+}
+
+/// Shows the host's `path` at the same path in the new root: a symbolic link is copied as a
+/// link (/lib -> usr/lib), anything else is bound there with `attributes` (MOUNT_ATTR_*).
+/// A path that does not exist on the host is left out.
+static int wh_bind(const char *path, unsigned long long attributes) {
+    char source[wh_path_room], target[wh_path_room];
+    if (wh_join(source, wh_old, path) != 0 || wh_join(target, wh_new, path) != 0) return -1;
+    struct stat status;
+    if (lstat(source, &status) != 0) return errno == ENOENT ? 0 : -1;
+    if (wh_make_parents(target) != 0) return -1;
+    struct stat existing;
+    int exists = lstat(target, &existing) == 0;
+    if (S_ISLNK(status.st_mode)) {
+        if (exists) return 0;
+        char link[wh_path_room];
+        ssize_t length = readlink(source, link, sizeof link - 1);
+        if (length < 0) return -1;
+        link[length] = '\0';
+        return symlink(link, target);
+    }
+    if (!exists) {
+        if (S_ISDIR(status.st_mode)) {
+            if (mkdir(target, 0755) != 0) return -1;
+        } else {
+            int fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            if (fd < 0) return -1;
+            close(fd);
+        }
+    }
+    if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    return wh_restrict(target, attributes);
+}
+
+/// A minimal /dev: a tmpfs holding the harmless devices bound from the host and the usual links.
+static int wh_make_dev(void) {
+    char target[wh_path_room];
+    if (wh_join(target, wh_new, "/dev") != 0) return -1;
+    if (mkdir(target, 0755) != 0) return -1;
+    if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0) return -1;
+    static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty" };
+    for (size_t index = 0; index < sizeof devices / sizeof devices[0]; index++) {
+        if (wh_bind(devices[index], MOUNT_ATTR_NOSUID) != 0) return -1;
+    }
+    static const char *const links[][2] = {
+        { "/proc/self/fd", "/dev/fd" }, { "/proc/self/fd/0", "/dev/stdin" },
+        { "/proc/self/fd/1", "/dev/stdout" }, { "/proc/self/fd/2", "/dev/stderr" },
+    };
+    for (size_t index = 0; index < sizeof links / sizeof links[0]; index++) {
+        if (wh_join(target, wh_new, links[index][1]) != 0 || symlink(links[index][0], target) != 0) return -1;
+    }
+    if (wh_join(target, wh_new, "/dev/shm") != 0 || mkdir(target, 01777) != 0) return -1;
+    return chmod(target, 01777);
+}
+
+int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
+    *stage = wh_spawn_stage_user_map;
+    if (config->user_namespace) {
+        // Only an unprivileged "deny" lets a process without CAP_SETGID in the parent namespace write gid_map.
+        if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) return -1;
+        if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) return -1;
+        if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) return -1;
+    }
+
+    *stage = wh_spawn_stage_mount;
+    // Nothing mounted here reaches the host's namespace, and nothing the host mounts later arrives.
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
+    if (mount("tmpfs", wh_base, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0) return -1;
+    if (chdir(wh_base) != 0) return -1;
+    if (mkdir("newroot", 0755) != 0 || mkdir("oldroot", 0755) != 0) return -1;
+    if (mount("tmpfs", "newroot", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0) return -1;
+    if (syscall(SYS_pivot_root, wh_base, "oldroot") != 0) return -1;
+    if (chdir("/") != 0) return -1;
+
+    // The private /tmp first: granted paths under the host's /tmp get their directories in it.
+    char tmp[wh_path_room];
+    char options[64];
+    memcpy(options, "mode=1777,size=", 15);
+    wh_decimal(options + 15, (unsigned long long)config->tmp_bytes);
+    if (wh_join(tmp, wh_new, "/tmp") != 0 || mkdir(tmp, 01777) != 0) return -1;
+    if (mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
+
+    for (int index = 0; index < config->path_count; index++) {
+        // No set-user-ID programs and no device files through any of them.
+        unsigned long long attributes = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+        if (!config->paths[index].writable) attributes |= MOUNT_ATTR_RDONLY;
+        if (wh_bind(config->paths[index].path, attributes) != 0) return -1;
+    }
+    if (wh_make_dev() != 0) return -1;
+    char proc[wh_path_room];
+    if (wh_join(proc, wh_new, "/proc") != 0) return -1;
+    if (mkdir(proc, 0555) != 0 && errno != EEXIST) return -1;
+    // This process is PID 1 of the new PID namespace: the new proc shows that namespace only.
+    if (mount("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) return -1;
+
+    if (chdir(wh_new) != 0) return -1;
+    if (syscall(SYS_pivot_root, ".", ".") != 0) return -1;
+    // The base, with the host's root under it: one detach (each costs a grace period of the kernel's).
+    if (umount2(".", MNT_DETACH) != 0) return -1;
+    if (chdir("/") != 0) return -1;
+    // The root itself holds only mount points: read-only, so nothing can be left at its top.
+    struct mount_attr attributes;
+    memset(&attributes, 0, sizeof attributes);
+    attributes.attr_set = MOUNT_ATTR_RDONLY;
+    if (syscall(SYS_mount_setattr, AT_FDCWD, "/", 0, &attributes, sizeof attributes) != 0 && errno != ENOSYS) return -1;
+
+    *stage = wh_spawn_stage_credentials;
+    if (config->run_as_gid >= 0) {
+        if (syscall(SYS_setgroups, 0, NULL) != 0) return -1;
+        gid_t gid = (gid_t)config->run_as_gid;
+        if (syscall(SYS_setresgid, gid, gid, gid) != 0) return -1;
+    }
+    if (config->run_as_uid >= 0) {
+        uid_t uid = (uid_t)config->run_as_uid;
+        if (syscall(SYS_setresuid, uid, uid, uid) != 0) return -1;
+    }
+    // Nothing executed from here on gains privileges (set-user-ID bits, file capabilities).
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    *stage = wh_spawn_stage_none;
+    return 0;
+}

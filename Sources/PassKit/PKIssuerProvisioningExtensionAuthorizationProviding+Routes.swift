@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+import UIKit
+import WalletExtensionRuntime
+import WalletWire
+
+/// Serves `authorize` with the UI extension's principal controller.
+package enum AuthorizationRoutes {
+    /// The UI calls of ``WireMethods``: `authorize`, served by a fresh controller from `make`,
+    /// presented on the main thread as Wallet presents it.
+    package static func callRoutes<Controller: UIViewController & PKIssuerProvisioningExtensionAuthorizationProviding>(
+        make: @escaping @MainActor @Sendable () -> Controller
+    ) -> [CallRoute] {
+        [CallRoute(WireMethods.authorize) { _, complete in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    AppGroupDefaults.refresh()
+                    present(make(), completing: complete)
+                }
+            }
+        }]
+    }
+
+    /// Sets the completion handler and runs the appearance sequence. The responder keeps the
+    /// controller alive, as a presenter would, until the call completes.
+    @MainActor
+    private static func present<Controller: UIViewController & PKIssuerProvisioningExtensionAuthorizationProviding>(
+        _ controller: Controller, completing complete: CallRoute.Completion<AuthorizeResult>
+    ) {
+        complete.responder.keepAlive(controller)
+        controller.completionHandler = { result in
+            // The single-shot responder drops a second result; the controller disappears once,
+            // on the main thread, whichever thread called.
+            complete(AuthorizeResult(result: result.wireValue))
+            let presented = UncheckedSendable(controller)
+            let dismiss: @Sendable () -> Void = {
+                MainActor.assumeIsolated {
+                    presented.value.endAppearance()
+                    // The handler holds the controller; drop it so that the two can go.
+                    presented.value.completionHandler = nil
+                }
+            }
+            if Thread.isMainThread { dismiss() } else { DispatchQueue.main.async(execute: dismiss) }
+        }
+        controller.beginAppearance()
+    }
+}

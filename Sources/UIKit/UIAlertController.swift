@@ -1,0 +1,157 @@
+import Dispatch
+import Foundation
+import WalletExtensionRuntime
+
+/// An alert (`UIAlertController`): presented, it becomes a form the host's user agent shows
+/// (`ui.prompt`) with the alert's title, message, text fields and action titles.
+///
+/// As in UIKit, `present` returns at once; when the user has answered, the typed text is in
+/// ``textFields`` and the chosen action's handler runs on the main thread. If the host cannot
+/// show the form, the cancel action (if any) runs and the reason is logged.
+@MainActor
+open class UIAlertController: UIViewController {
+    /// How the alert is shown (`UIAlertController.Style`).
+    public enum Style: Int, Sendable {
+        case actionSheet = 0
+        case alert = 1
+    }
+
+    /// The text under the title.
+    open var message: String?
+    /// How the alert is shown.
+    public let preferredStyle: Style
+    /// The actions, in the order added.
+    open private(set) var actions: [UIAlertAction] = []
+    /// The action the user agent offers first.
+    open var preferredAction: UIAlertAction?
+    private var fields: [UITextField] = []
+
+    /// An alert with a title, a message and a style.
+    public init(title: String?, message: String?, preferredStyle: Style) {
+        self.message = message
+        self.preferredStyle = preferredStyle
+        super.init(nibName: nil, bundle: nil)
+        self.title = title
+    }
+
+    /// Storyboards do not exist here; this initializer fails.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// Adds a button.
+    open func addAction(_ action: UIAlertAction) {
+        actions.append(action)
+    }
+
+    /// Adds a text field (alerts only); `configurationHandler` sets its placeholder,
+    /// `isSecureTextEntry` and initial text.
+    open func addTextField(configurationHandler: ((UITextField) -> Void)? = nil) {
+        let field = UITextField()
+        configurationHandler?(field)
+        fields.append(field)
+    }
+
+    /// The text fields, or nil when there are none.
+    open var textFields: [UITextField]? { fields.isEmpty ? nil : fields }
+
+    /// The form the user agent shows: one field per text field, labelled by its placeholder,
+    /// and one button per action (the preferred action first).
+    ///
+    /// A field's name, the key of its value in a user-agent script, is its
+    /// `accessibilityIdentifier` if set, else its placeholder in lower case without spaces
+    /// (`"User name"` -> `username`), else `fieldN`; a repeated name gets `2`, `3`, ... appended.
+    var promptForm: PromptForm {
+        let names = fieldNames
+        let formFields = fields.enumerated().map { index, field in
+            PromptForm.Field(name: names[index], label: field.placeholder ?? "Field \(index + 1)",
+                             isSecure: field.isSecureTextEntry)
+        }
+        var titles = actions.map { $0.title ?? "" }
+        if let preferred = preferredAction?.title, let index = titles.firstIndex(of: preferred) {
+            titles.insert(titles.remove(at: index), at: 0)
+        }
+        return PromptForm(title: title ?? "", message: message, fields: formFields, actions: titles)
+    }
+
+    /// The form's field names, one per text field; see ``promptForm``.
+    var fieldNames: [String] {
+        var used: [String: Int] = [:]
+        return fields.enumerated().map { index, field in
+            let placeholder = field.placeholder.map { $0.lowercased().filter { $0.isLetter || $0.isNumber } }
+            let base = [field.accessibilityIdentifier, placeholder].compactMap { $0 }.first { !$0.isEmpty }
+                ?? "field\(index + 1)"
+            used[base, default: 0] += 1
+            return used[base]! == 1 ? base : "\(base)\(used[base]!)"
+        }
+    }
+
+    override func wasPresented(by presenter: UIViewController) {
+        let form = promptForm
+        let alert = UncheckedSendable(self)
+        DispatchQueue.global().async {
+            let answer = Result { () throws(HostServiceError) in try WalletUserInterface.prompt(form) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { alert.value.userAnswered(answer) }
+            }
+        }
+    }
+
+    /// Fills the text fields, dismisses the alert and runs the chosen action's handler.
+    private func userAnswered(_ answer: Result<PromptResponse, HostServiceError>) {
+        let chosen: UIAlertAction?
+        switch answer {
+        case .success(let response):
+            for (field, name) in zip(fields, fieldNames) {
+                field.text = response.values[name] ?? ""
+            }
+            chosen = actions.first { $0.title == response.action }
+            if chosen == nil {
+                print("UIAlertController: the user agent chose \"\(response.action)\", which is not an action of \"\(title ?? "")\"")
+            }
+        case .failure(let error):
+            print("UIAlertController: \"\(title ?? "")\" could not be shown (\(error)); taking its cancel action")
+            chosen = actions.first { $0.style == .cancel }
+        }
+        presentingViewController?.dismiss(animated: true)
+        if let chosen { chosen.handler?(chosen) }
+    }
+}
+
+/// A button of a ``UIAlertController`` (`UIAlertAction`).
+@MainActor
+open class UIAlertAction: NSObject {
+    /// How the button looks (`UIAlertAction.Style`).
+    public enum Style: Int, Sendable {
+        case `default` = 0
+        case cancel = 1
+        case destructive = 2
+    }
+
+    /// The button's title.
+    public let title: String?
+    /// The button's style.
+    public let style: Style
+    /// False to grey the button out.
+    open var isEnabled = true
+    let handler: ((UIAlertAction) -> Void)?
+
+    /// A button; `handler` runs on the main thread when the user chooses it.
+    public init(title: String?, style: Style, handler: ((UIAlertAction) -> Void)? = nil) {
+        self.title = title
+        self.style = style
+        self.handler = handler
+        super.init()
+    }
+}
+
+/// A text field (`UITextField`); in an alert, the user agent fills ``text``.
+@MainActor
+open class UITextField: UIView {
+    /// The text, set from the user's answer once the alert is answered.
+    open var text: String?
+    /// The placeholder, shown as the field's label.
+    open var placeholder: String?
+    /// True for passwords: the user agent does not echo the value.
+    open var isSecureTextEntry = false
+}

@@ -1,0 +1,240 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+import WalletStress
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `wallet-host stress APPEX|APP...`: load an extension and report latency per method warm and
+/// cold against each deadline, memory growth projected to the limit, chaos survived, and the
+/// host's own health; `--fail-on` sets the exit status, `--junit` and `--html` write reports.
+struct StressCommand {
+    let bundleURLs: [URL]
+    let plan: StressPlan
+    let searchCPUShare: Bool
+    let findMemoryLimit: Bool
+    let stateURL: URL?
+    let json: Bool
+    let htmlURL: URL?
+    let junitURL: URL?
+    let thresholds: [StressThreshold]
+    let configuration: HostConfiguration
+
+    static let spec = CommandSpec(
+        "stress",
+        arguments: [.init(name: "APPEX|APP...", help: "An .appex, or an .app standing for its non-UI extensions.")],
+        summary: """
+            Load an extension with calls and report latency per method (warm and cold, p50/p90/p99/max) \
+            against each deadline, memory growth per call projected to the limit, faults survived and \
+            the host's own descriptors, threads and memory. docs/STRESS.md describes the report.
+            """,
+        options: [
+            .valued("method", "M[,M...]", help: """
+                The methods called in rotation (default status): status, passEntries, remotePassEntries, \
+                generateAddPaymentPassRequest, each with valid params as in the add-card flow.
+                """),
+            .valued("calls", "N", help: "How many calls in all (default 1000)."),
+            .valued("duration", "D", help: "Call for this long instead, e.g. 10s."),
+            .valued("concurrency", "C", help: "Callers calling at once on the warm process (default 1)."),
+            .valued("cold-every", "K", help: "Every K-th call runs on a fresh process, launch counted in its latency (default 0: never)."),
+            .valued("cpu-share", "P%|search", help: """
+                Give the extension's process group P% of one core by stopping and continuing it every 20 ms \
+                (the cpulimit technique), to emulate a slower device; `search` finds the share below which \
+                status starts missing its deadline.
+                """),
+            .valued("chaos", "FAULT[,FAULT...]", help: """
+                Inject faults during calls: kill (SIGKILL), stop (SIGSTOP held past the call's deadline), \
+                close-fd4 (the extension's fd 4 closed inside it, through ptrace).
+                """),
+            .valued("chaos-rate", "R", help: "The probability that a call gets a fault, 0 to 1 (default 0.05)."),
+            .valued("seed", "N", help: "Seeds the choice and timing of faults, to replay a run (default 1)."),
+            .flag("find-memory-limit", help: """
+                Also bisect the lowest memory limit under which every call of a short run (50 calls) still succeeds.
+                """),
+            CommonOptions.state.withHelp("""
+                Run on this simulated device (default: a fresh temporary one, where each extension's app is \
+                opened first; removed afterwards unless a threshold failed).
+                """),
+            CommonOptions.json.withHelp("Print the report as one JSON object (schema in docs/STRESS.md); no progress line."),
+            CommonOptions.html.withHelp("Also write a self-contained HTML page with the charts and the failures (nothing fetched)."),
+            .valued("junit", "FILE", help: "Also write JUnit XML: one <testcase> per --fail-on threshold."),
+            .valued("fail-on", "EXPR", help: """
+                Exit 1 when any condition holds, e.g. "status.p99>80ms,lost>0,leak>0" (default lost>0,zombies>0). \
+                docs/STRESS.md lists the metrics.
+                """),
+        ],
+        takesHostOptions: true)
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
+        guard !parsed.positionals.isEmpty else { throw UsageError("stress needs at least one APPEX or APP") }
+        bundleURLs = parsed.positionals.map { URL(fileURLWithPath: $0) }
+        var plan = StressPlan()
+        if let text = parsed.value("method") {
+            let methods = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            for method in methods where !StressPlan.supportedMethods.contains(method) {
+                throw UsageError("--method: \"\(method)\" is not one of \(StressPlan.supportedMethods.joined(separator: ", "))")
+            }
+            guard !methods.isEmpty else { throw UsageError("--method needs at least one method") }
+            plan.methods = methods
+        }
+        plan.calls = try Self.count(parsed, "calls", minimum: 1) ?? plan.calls
+        guard parsed.value("calls") == nil || parsed.value("duration") == nil else {
+            throw UsageError("--calls and --duration exclude each other: give a number of calls or a time")
+        }
+        if let text = parsed.value("duration") {
+            guard let duration = HostConfiguration.parseDuration(text), duration > .zero else {
+                throw UsageError("--duration expects a duration such as 10s or 500ms, not \"\(text)\"")
+            }
+            plan.duration = duration
+        }
+        plan.concurrency = try Self.count(parsed, "concurrency", minimum: 1) ?? 1
+        plan.coldEvery = try Self.count(parsed, "cold-every", minimum: 0) ?? 0
+        searchCPUShare = parsed.value("cpu-share") == "search"
+        if let text = parsed.value("cpu-share"), !searchCPUShare {
+            guard let share = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), share >= 1, share <= 100 else {
+                throw UsageError("--cpu-share expects a share of one core from 1% to 100% (or search), not \"\(text)\"")
+            }
+            plan.cpuSharePercent = share
+        }
+        if let text = parsed.value("chaos") {
+            for name in text.split(separator: ",") {
+                guard let fault = ChaosFault(rawValue: String(name)) else {
+                    throw UsageError("--chaos: \"\(name)\" is not a fault (kill, stop, close-fd4)")
+                }
+                plan.chaos.insert(fault)
+            }
+        }
+        if let text = parsed.value("chaos-rate") {
+            guard let rate = Double(text), rate >= 0, rate <= 1 else {
+                throw UsageError("--chaos-rate expects a probability from 0 to 1, not \"\(text)\"")
+            }
+            plan.chaosRate = rate
+        }
+        if let text = parsed.value("seed") {
+            guard let seed = UInt64(text) else { throw UsageError("--seed expects a whole number, not \"\(text)\"") }
+            plan.seed = seed
+        }
+        self.plan = plan
+        findMemoryLimit = parsed.has("find-memory-limit")
+        stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
+        json = parsed.has("json")
+        htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
+        junitURL = parsed.value("junit").map { URL(fileURLWithPath: $0) }
+        do {
+            thresholds = try parsed.value("fail-on").map(StressThreshold.parseList)
+                ?? StressThreshold.defaults.map { try StressThreshold($0) }
+        } catch {
+            throw UsageError("\(error)")
+        }
+        configuration = try HostOptions.configuration(from: parsed)
+    }
+
+    private static func count(_ parsed: ParsedArguments, _ name: String, minimum: Int) throws(UsageError) -> Int? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let value = Int(text), value >= minimum else {
+            throw UsageError("--\(name) expects a whole number of at least \(minimum), not \"\(text)\"")
+        }
+        return value
+    }
+
+    func run() async throws -> Int32 {
+        let bundles = try StressTargets.resolve(bundleURLs)
+        let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("wallet-host-stress-\(getpid())-\(UUID().uuidString.prefix(8))"))
+        let device = SimulatedDevice(state: state)
+        if stateURL == nil { try StressTargets.openContainingApps(of: bundles, in: device) }
+        var configuration = configuration
+        configuration.events = try EventLogFile(directory: state.logsURL)
+        configuration.services = DeviceServices(device: device)
+        let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
+        var reports: [StressReport] = []
+        var results: [StressResult] = []
+        for bundle in bundles {
+            let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))
+            let run = StressRun(descriptor: descriptor, configuration: configuration, plan: plan)
+            let onProgress: (@Sendable (StressRun.Progress) -> Void)? = progress.isEnabled ? { @Sendable in progress.show($0) } : nil
+            let result = try await run.run(onProgress: onProgress)
+            progress.clear()
+            var report = StressReport(result)
+            if findMemoryLimit {
+                report.memoryLimitSearch = await MemoryLimitSearch.run(descriptor: descriptor, configuration: configuration, plan: plan)
+            }
+            if searchCPUShare {
+                report.cpuShareSearch = await CPUShareSearch.run(descriptor: descriptor, configuration: configuration)
+            }
+            report.thresholds = thresholds.map { ThresholdOutcome(threshold: $0, report: report) }
+            reports.append(report)
+            results.append(result)
+        }
+        try write(reports: reports, results: results)
+        let passed = reports.allSatisfy { $0.thresholds.allSatisfy { !$0.violated } }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = reports.count == 1 ? try encoder.encode(reports[0]) : try encoder.encode(["reports": reports])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for report in reports {
+                print(report.renderText(thresholds: report.thresholds))
+                if let search = report.memoryLimitSearch { print(search.sentence) }
+                if let search = report.cpuShareSearch { print(search.sentence) }
+            }
+            if let junitURL { print("JUnit XML: \(junitURL.path)") }
+            if let htmlURL { print("HTML report: \(htmlURL.path)") }
+        }
+        if stateURL == nil && passed {
+            try? FileManager.default.removeItem(at: state.url)
+        } else if stateURL == nil {
+            FileHandle.standardError.write(Data("stress: event log and extension output kept in \(state.logsURL.path)\n".utf8))
+        }
+        return passed ? 0 : 1
+    }
+
+    private func write(reports: [StressReport], results: [StressResult]) throws {
+        if let junitURL {
+            let xml = reports.map { $0.renderJUnit($0.thresholds) }.joined()
+            do {
+                try xml.write(to: junitURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
+            }
+        }
+        if let htmlURL {
+            let page = StressPage(results: results, reports: reports).render()
+            do {
+                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
+            }
+        }
+    }
+}
+
+/// The live progress line on a terminal (stderr): calls done, rate, p50 and p99 so far, misses, kills.
+struct ProgressLine: Sendable {
+    let isEnabled: Bool
+
+    init(enabled: Bool) {
+        isEnabled = enabled
+    }
+
+    func show(_ progress: StressRun.Progress) {
+        guard isEnabled else { return }
+        let seconds = progress.elapsed.milliseconds / 1000
+        let rate = seconds > 0 ? Double(progress.done) / seconds : 0
+        let sorted = progress.recentLatencies.sorted()
+        let done = progress.total.map { "\(progress.done)/\($0)" } ?? "\(progress.done)"
+        let line = "\(done) calls · \(String(format: "%.0f", rate))/s · p50 "
+            + "\(HumanReadable.milliseconds(LatencySummary.percentile(50, of: sorted))) · p99 "
+            + "\(HumanReadable.milliseconds(LatencySummary.percentile(99, of: sorted))) · misses \(progress.misses) · kills \(progress.kills)"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    func clear() {
+        guard isEnabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// A chart drawn as inline SVG, for the self-contained HTML reports (`--html`): points, lines
+/// or bars, with vertical markers (injected faults, a deadline) and horizontal rules (a limit).
+/// Nothing is fetched: the SVG is text in the page.
+public struct SVGChart: Sendable {
+    /// How a series is drawn.
+    public enum Style: Sendable {
+        case dots, line, bars
+    }
+
+    /// A set of points in data units.
+    public struct Series: Sendable {
+        public var label: String
+        public var points: [(x: Double, y: Double)]
+        public var style: Style
+        /// A CSS colour.
+        public var color: String
+
+        public init(label: String, points: [(x: Double, y: Double)], style: Style, color: String) {
+            self.label = label
+            self.points = points
+            self.style = style
+            self.color = color
+        }
+    }
+
+    /// A labelled line across the chart at a value: vertical at an x, horizontal at a y.
+    public struct Guide: Sendable {
+        public var value: Double
+        public var label: String
+        public var color: String
+
+        public init(value: Double, label: String, color: String) {
+            self.value = value
+            self.label = label
+            self.color = color
+        }
+    }
+
+    public var title: String
+    public var xLabel: String
+    public var yLabel: String
+    public var series: [Series] = []
+    public var verticalGuides: [Guide] = []
+    public var horizontalGuides: [Guide] = []
+    /// Logarithmic x axis (latency histograms span microseconds to the deadline).
+    public var logarithmicX = false
+    public var width = 760.0
+    public var height = 280.0
+
+    public init(title: String, xLabel: String, yLabel: String) {
+        self.title = title
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+    }
+
+    private let left = 64.0, right = 16.0, top = 28.0, bottom = 40.0
+
+    /// The chart as an `<svg>` element with a `data-chart` attribute holding its title.
+    public func render() -> String {
+        let xs = series.flatMap { $0.points.map(\.x) } + verticalGuides.map(\.value)
+        let ys = series.flatMap { $0.points.map(\.y) } + horizontalGuides.map(\.value) + [0]
+        let xValues = logarithmicX ? xs.filter { $0 > 0 } : xs
+        var minX = xValues.min() ?? 0, maxX = xValues.max() ?? 1
+        if minX == maxX { minX -= 1; maxX += 1 }
+        let maxY = (ys.max() ?? 1) * 1.08 + (ys.max() == 0 ? 1 : 0)
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        func px(_ x: Double) -> Double {
+            let fraction = logarithmicX ? (log10(max(x, minX)) - log10(minX)) / (log10(maxX) - log10(minX)) : (x - minX) / (maxX - minX)
+            return left + fraction * plotWidth
+        }
+        func py(_ y: Double) -> Double { top + plotHeight - y / maxY * plotHeight }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"\(Self.escape(title))\" "
+            + "viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
+        svg += "<text x=\"\(Self.n(left))\" y=\"18\" class=\"title\">\(Self.escape(title))</text>\n"
+        svg += "<rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(plotWidth))\" height=\"\(Self.n(plotHeight))\" class=\"plot\"/>\n"
+        for step in 0...4 {
+            let value = maxY * Double(step) / 4
+            svg += "<text x=\"\(Self.n(left - 6))\" y=\"\(Self.n(py(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Self.label(value))</text>\n"
+        }
+        for step in 0...4 {
+            let value = logarithmicX ? pow(10, log10(minX) + (log10(maxX) - log10(minX)) * Double(step) / 4)
+                : minX + (maxX - minX) * Double(step) / 4
+            svg += "<text x=\"\(Self.n(px(value)))\" y=\"\(Self.n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Self.label(value))</text>\n"
+        }
+        svg += "<text x=\"\(Self.n(left + plotWidth / 2))\" y=\"\(Self.n(height - 6))\" class=\"axis\" text-anchor=\"middle\">\(Self.escape(xLabel))</text>\n"
+        svg += "<text x=\"12\" y=\"\(Self.n(top + plotHeight / 2))\" class=\"axis\" text-anchor=\"middle\" "
+            + "transform=\"rotate(-90 12 \(Self.n(top + plotHeight / 2)))\">\(Self.escape(yLabel))</text>\n"
+        for item in series {
+            svg += "<g class=\"series\" data-series=\"\(Self.escape(item.label))\" fill=\"\(item.color)\" stroke=\"\(item.color)\">\n"
+            switch item.style {
+            case .dots:
+                for point in item.points {
+                    svg += "<circle cx=\"\(Self.n(px(point.x)))\" cy=\"\(Self.n(py(point.y)))\" r=\"1.8\"/>"
+                }
+            case .line:
+                let path = item.points.map { "\(Self.n(px($0.x))),\(Self.n(py($0.y)))" }.joined(separator: " ")
+                svg += "<polyline points=\"\(path)\" fill=\"none\" stroke-width=\"2\"/>"
+            case .bars:
+                let sorted = item.points.sorted { $0.x < $1.x }
+                for (index, point) in sorted.enumerated() {
+                    let next = index + 1 < sorted.count ? px(sorted[index + 1].x) : px(point.x) + plotWidth / Double(max(1, sorted.count))
+                    let x = px(point.x), barWidth = max(1, next - x - 1)
+                    svg += "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(py(point.y)))\" width=\"\(Self.n(barWidth))\" "
+                        + "height=\"\(Self.n(top + plotHeight - py(point.y)))\"/>"
+                }
+            }
+            svg += "\n</g>\n"
+        }
+        // Many markers (faults in a long run) are drawn as lines only: labels would overlap.
+        let labelled = verticalGuides.count <= 12
+        for guide in verticalGuides {
+            let x = px(guide.value)
+            svg += "<line class=\"guide\" x1=\"\(Self.n(x))\" x2=\"\(Self.n(x))\" y1=\"\(Self.n(top))\" y2=\"\(Self.n(top + plotHeight))\" "
+                + "stroke=\"\(guide.color)\"><title>\(Self.escape(guide.label))</title></line>"
+            if labelled {
+                let nearRightEdge = x > left + plotWidth * 0.8
+                svg += "<text x=\"\(Self.n(nearRightEdge ? x - 3 : x + 3))\" y=\"\(Self.n(top + 12))\" class=\"guide-label\" "
+                    + "text-anchor=\"\(nearRightEdge ? "end" : "start")\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>"
+            }
+            svg += "\n"
+        }
+        for guide in horizontalGuides {
+            let y = py(guide.value)
+            svg += "<line class=\"guide\" x1=\"\(Self.n(left))\" x2=\"\(Self.n(left + plotWidth))\" y1=\"\(Self.n(y))\" y2=\"\(Self.n(y))\" "
+                + "stroke=\"\(guide.color)\"/><text x=\"\(Self.n(left + plotWidth - 4))\" y=\"\(Self.n(y - 4))\" class=\"guide-label\" "
+                + "text-anchor=\"end\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>\n"
+        }
+        return svg + "</svg>"
+    }
+
+    static func escape(_ text: String) -> String {
+        JUnitXML.escape(text)
+    }
+
+    private static func n(_ value: Double) -> String {
+        String(format: "%.1f", value.isFinite ? value : 0)
+    }
+
+    private static func label(_ value: Double) -> String {
+        if value == 0 { return "0" }
+        if abs(value) >= 100 { return String(format: "%.0f", value) }
+        if abs(value) >= 1 { return String(format: "%.1f", value) }
+        return String(format: "%.2g", value)
+    }
+}

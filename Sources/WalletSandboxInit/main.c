@@ -1,0 +1,71 @@
+// The sandbox's init: PID 1 of an extension's PID namespace.
+//
+// The host starts it in place of the extension (see wh_sandbox_config) with the extension's
+// executable and arguments after its own name, fds 0-4 for the extension and fd 5 for its
+// reports to the host. It starts the extension as its only child, reports the start, reaps
+// whatever the namespace leaves to it, and when the extension ends reports its wait status
+// exactly and exits, which makes the kernel kill everything else in the namespace.
+//
+// Why not exec the extension as PID 1 itself: PID 1 is immune to signals it has no handler for
+// when they come from inside its namespace (abort(), raise(SIGSEGV), kill(getpid(), ...)), and
+// from outside to all but SIGKILL and SIGSTOP (the host's SIGTERM); an extension would no longer
+// crash or stop the way it does on iOS and everywhere else here.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wallet_spawn.h"
+
+enum { report_fd = 5 };
+
+/// SwiftPM links every executable with the Swift runtime's image registration (swiftrt.o), which
+/// calls this at start-up. This program has no Swift in it: registering nothing keeps the whole
+/// runtime out of the static link.
+void swift_addNewDSOImage(const void *header);
+void swift_addNewDSOImage(const void *header) { (void)header; }
+
+static void report(int32_t kind, int32_t value) {
+    int32_t record[2] = { kind, value };
+    ssize_t written;
+    do {
+        written = write(report_fd, record, sizeof record);
+    } while (written < 0 && errno == EINTR);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 127;
+    // Set between vfork and exec in the child, read once the child has exec'd or exited.
+    volatile int exec_errno = 0;
+    pid_t extension = vfork();
+    if (extension == 0) {
+        // The extension sees fds 0-4 only, and dies with its init whatever happens.
+        (void)syscall(SYS_close_range, (unsigned)report_fd, ~0U, 0U);
+        (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+        execv(argv[1], argv + 1);
+        exec_errno = errno;
+        _exit(127);
+    }
+    if (extension < 0) {
+        report(wh_init_report_exec_failed, errno);
+        return 127;
+    }
+    if (exec_errno != 0) {
+        report(wh_init_report_exec_failed, exec_errno);
+        return 127;
+    }
+    report(wh_init_report_started, extension);
+    while (1) {
+        int status = 0;
+        pid_t reaped = waitpid(-1, &status, __WALL);
+        if (reaped == extension) {
+            report(wh_init_report_exited, status);
+            return 0;
+        }
+        if (reaped < 0 && errno != EINTR) return 0;
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The stress tool's own process at one moment: descriptors, threads, resident memory, and
+/// children left unreaped (zombies). Taken before and after a run to show the host survived it.
+public struct HostSnapshot: Sendable, Equatable, Codable {
+    public var fileDescriptors: Int
+    public var threads: Int
+    public var rssBytes: Int
+    /// Children of this process in state Z.
+    public var zombies: Int
+
+    /// Reads /proc/self.
+    public static func now() -> HostSnapshot {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
+        }
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+        // contentsOfDirectory opened one descriptor of its own to list the others.
+        return HostSnapshot(fileDescriptors: max(0, descriptors - 1), threads: field("Threads"),
+                            rssBytes: field("VmRSS") * 1024, zombies: ChildProcesses.list().filter(\.isZombie).count)
+    }
+}
+
+/// The processes this process started (read from /proc/self/task/*/children).
+enum ChildProcesses {
+    struct Child {
+        var pid: Int32
+        var isZombie: Bool
+    }
+
+    static func list() -> [Child] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var children: [Child] = []
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8) else { continue }
+            for word in text.split(separator: " ") {
+                guard let pid = Int32(word.trimmingCharacters(in: .whitespacesAndNewlines)) else { continue }
+                children.append(Child(pid: pid, isZombie: state(of: pid) == "Z"))
+            }
+        }
+        return children
+    }
+
+    /// The state letter of /proc/PID/stat (after the parenthesized name, which may hold spaces).
+    static func state(of pid: Int32) -> Character? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].first { !$0.isWhitespace }
+    }
+}

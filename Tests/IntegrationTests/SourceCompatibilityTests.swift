@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import WalletHostCore
+import WalletSimulator
+import WalletTestSupport
+import WalletWire
+
+/// The sample issuer's extension is plain iOS code (`import PassKit`, `UserDefaults(suiteName:)`,
+/// `Logger`, `UIImage(named:)`, WatchConnectivity); these tests run its real executable.
+@Suite("iOS source compatibility with real processes", .serialized, .timeLimit(.minutes(2)))
+struct SourceCompatibilityTests {
+    static let group = "group.com.example.sampleissuer"
+    static var sampleNonUI: URL { ExampleBundles.sampleIssuerApp.appendingPathComponent("PlugIns/WNonUIExt.appex") }
+
+    /// What the containing app writes at login: the cards as JSON and the authentication flag,
+    /// in the App Group's defaults file, as Foundation's UserDefaults writes it.
+    static func writeDefaultsAsTheAppWould(container: String, cards: [String]) throws {
+        let credentials = Dictionary(uniqueKeysWithValues: cards.map { card in
+            (card, ["primaryAccountIdentifier": card, "primaryAccountSuffix": String(card.suffix(4)),
+                    "cardholderName": "Jane Appleseed", "paymentNetwork": "Visa", "expiration": "11/28",
+                    "encryptionScheme": "ECC_V2", "label": "Card \(card)", "localizedDescription": "A card",
+                    "assetName": "card-ocean"])
+        })
+        let json = try JSONSerialization.data(withJSONObject: credentials)
+        let plist: [String: Any] = ["PaymentPassCredentials": json, "ShouldRequireAuthenticationForAppleWallet": true]
+        let directory = URL(fileURLWithPath: container).appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: directory.appendingPathComponent("\(group).plist"), options: .atomic)
+    }
+
+    @Test("Logger lines reach the extension's log with their level, subsystem and category; Bundle.main is the .appex")
+    func loggerLinesReachTheLog() async throws {
+        let (runner, events, _) = try ExampleBundles.runner(appex: Self.sampleNonUI)
+        let status = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        await runner.stop()
+        #expect((try? status.result.get())?.passEntriesAvailable == false)
+        // The subsystem is Bundle.main.bundleIdentifier: the runtime found the .appex's Info.plist.
+        let warning = "log.error: [com.example.sampleissuer.WNonUIExt:provisioning] no PaymentPassCredentials in the App Group"
+        #expect(events.outputLines.contains { $0.hasPrefix(warning) }, "\(events.outputLines)")
+    }
+
+    @Test("UserDefaults(suiteName:) reads the App Group file the app wrote, and a warm extension sees a later write")
+    func appGroupDefaultsAreShared() async throws {
+        let (runner, _, state) = try ExampleBundles.runner(appex: Self.sampleNonUI)
+        defer { Task { await runner.stop() } }
+        let container = try #require(try state.appGroupContainers([Self.group])[Self.group])
+        try Self.writeDefaultsAsTheAppWould(container: container, cards: ["FPANID-A-1111"])
+        let first = try await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self).result.get()
+        #expect(first.passEntriesAvailable)
+        #expect(first.requiresAuthentication)
+        let entries = try await runner.call(WireMethod.passEntries, params: NoParams(), resultType: PassEntriesResult.self).result.get()
+        #expect(entries.entries.map(\.identifier) == ["FPANID-A-1111"])
+        // UIImage(named: "card-ocean") found the art in the .appex and it travelled as PNG.
+        #expect(entries.entries.first?.art.png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        // The app logs in again with a second card while the extension stays warm.
+        try Self.writeDefaultsAsTheAppWould(container: container, cards: ["FPANID-A-1111", "FPANID-B-2222"])
+        // Foundation rereads the file when the SDK synchronizes before a call, at most about
+        // once a second; poll for a few seconds.
+        let giveUp = ContinuousClock.now + .seconds(5)
+        var count = 1
+        while count != 2, ContinuousClock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(100))
+            count = try await runner.call(WireMethod.passEntries, params: NoParams(), resultType: PassEntriesResult.self)
+                .result.get().entries.count
+        }
+        #expect(count == 2, "the warm extension never saw the app's second write")
+    }
+
+    @Test("the preferences directory links every App Group's defaults file and never replaces a file")
+    func preferencesLinks() throws {
+        let root = TemporaryDirectory.uniqueURL(prefix: "wallet-host-prefs")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = root.appendingPathComponent("A").path
+        let second = root.appendingPathComponent("B").path
+        let home = try #require(AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first]))
+        #expect(home == first + "/Library/Preferences")
+        let link = home + "/group.b.plist"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second + "/Library/Preferences/group.b.plist")
+        // Run twice: the link stays; a regular file the app put there is never replaced.
+        #expect(AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first]) == home)
+        try FileManager.default.removeItem(atPath: link)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: link))
+        _ = AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first])
+        #expect(try String(contentsOfFile: link, encoding: .utf8) == "mine")
+        #expect(AppGroupPreferences.prepare(appGroups: [:]) == nil)
+    }
+}
