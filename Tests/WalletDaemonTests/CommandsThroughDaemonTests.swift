@@ -98,6 +98,33 @@ struct CommandsThroughDaemonTests {
         #expect(try json.json()["authorization"] as? String == "authorized")
     }
 
+    @Test func addCardInteractiveThroughTheDaemonAsksAtThisCommandsTerminal() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.sampleIssuerApp])
+        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        let common = ["--apps", apps.path, "--state", daemon.state.path]
+        #expect(try WalletHostCommand.run(["app", "open", "SampleIssuer"] + common).status == 0)
+        let before = try await served(daemon)
+        // Input that is not a terminal is read line by line: user name, password, then action 1 (Log In).
+        let process = Process()
+        process.executableURL = BuildProducts.walletHost
+        process.arguments = ["add-card", "--interactive", "--select", "FPANID-SAMPLE-VISA-4242"] + common
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("jappleseed\nwallet-demo\n1\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Sign in to Sample Issuer"), "the daemon's forwarded prompt was asked here")
+        #expect(text.contains("✔ authorization"))
+        #expect(text.hasSuffix("Added 1 card(s) to iPhone.\n"))
+        #expect(try await served(daemon) > before + 1, "host.status and wallet.addCard went through the daemon")
+    }
+
     @Test func conformWithTheDaemonsStateRunsInTheDaemonAndPrintsTheSame() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
