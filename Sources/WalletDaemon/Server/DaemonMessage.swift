@@ -30,6 +30,8 @@ struct DaemonEnvelope: Decodable {
     var jsonrpc: String?
     var id: JSONValue?
     var method: String?
+    /// An error answer may have a null id (the daemon's answer to a line it could not read).
+    var error: RPCErrorObject?
 
     static func decode(_ line: Data) throws(RPCErrorObject) -> DaemonEnvelope {
         let envelope: DaemonEnvelope
@@ -41,7 +43,7 @@ struct DaemonEnvelope: Decodable {
         guard envelope.jsonrpc == "2.0" else {
             throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "\"jsonrpc\" must be \"2.0\"")
         }
-        guard envelope.method != nil || envelope.id != nil else {
+        guard envelope.method != nil || envelope.id != nil || envelope.error != nil else {
             throw RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "a message needs a method or an id")
         }
         return envelope
