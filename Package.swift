@@ -34,6 +34,8 @@ let benchmarkExecutables: [Target] = [
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
     .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
                          path: "Benchmarks/HostBench"),
+    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire"],
+                      path: "Benchmarks/DaemonBench"),
 ]
 
 // Linux only. The host spawns extensions through CWalletSpawn, which needs Linux system calls
@@ -77,7 +79,10 @@ let package = Package(
         // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
         .target(name: "CWalletChaos"),
         .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress"]),
+        // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
+        .target(name: "WalletDaemon", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress",
+                                                               "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -92,6 +97,8 @@ let package = Package(
         .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
                                                               "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
+        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire",
+                                                               "WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables

@@ -113,7 +113,6 @@ static int wh_child(void *argument) {
     if (wh_set_limit(RLIMIT_DATA, config->rlimit_data) != 0 ||
         wh_set_limit(RLIMIT_STACK, config->rlimit_stack) != 0 ||
         wh_set_limit(RLIMIT_CORE, config->rlimit_core) != 0 ||
-        wh_set_limit(RLIMIT_NOFILE, config->rlimit_nofile) != 0 ||
         wh_set_limit(RLIMIT_NPROC, config->rlimit_nproc) != 0) {
         wh_child_fail(context, wh_spawn_stage_rlimit);
     }
@@ -144,6 +143,11 @@ static int wh_child(void *argument) {
     if (config->working_directory != NULL && chdir(config->working_directory) != 0) {
         wh_child_fail(context, wh_spawn_stage_chdir);
     }
+
+    // RLIMIT_NOFILE only once the descriptors are in place: the child starts with a copy of the
+    // host's table, and a host serving many extensions (the daemon) holds more descriptors than
+    // the limit, so lifting a source above 10 under the limit fails with EMFILE.
+    if (wh_set_limit(RLIMIT_NOFILE, config->rlimit_nofile) != 0) wh_child_fail(context, wh_spawn_stage_rlimit);
 
     sigset_t empty;
     sigemptyset(&empty);

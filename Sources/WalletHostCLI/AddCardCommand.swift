@@ -1,4 +1,5 @@
 import Foundation
+import WalletDaemon
 import WalletHostCore
 import WalletSimulator
 import WalletWire
@@ -16,6 +17,10 @@ struct AddCardCommand {
     let json: Bool
     let htmlURL: URL?
     let configuration: HostConfiguration
+    let route: DaemonRoute
+    /// Whether a host option was given: the daemon's extensions run with the daemon's limits,
+    /// so such a flow runs in this process.
+    let hostOptionsGiven: Bool
 
     static let spec = CommandSpec(
         "add-card",
@@ -45,7 +50,7 @@ struct AddCardCommand {
                   CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr."),
                   CommonOptions.html.withHelp("""
                       Also write Wallet's screens as the run went to a self-contained HTML page: the issuer                       list with each absent issuer's reason, the authorization form, the card art, the result per card.
-                      """)],
+                      """)] + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -67,12 +72,12 @@ struct AddCardCommand {
         json = parsed.has("json")
         htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
+        route = DaemonRoute(parsed)
+        hostOptionsGiven = HostOptions.options.contains { parsed.value($0.name) != nil }
     }
 
     func run() async throws -> Int32 {
-        let installed = InstalledApps(directory: appsURL)
         let printer = TranscriptPrinter(enabled: !json)
-        for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
         let userAgent: (any UserAgent)?
         var options = options
         if let userAgentFile {
@@ -86,6 +91,16 @@ struct AddCardCommand {
         } else {
             userAgent = nil
         }
+        // The HTML page draws the offered entries' art, which the daemon does not send back.
+        if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
+            let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
+            if status.appsDirectory == appsURL.standardizedFileURL.path {
+                let report = try await runThroughDaemon(client, options: options, userAgent: userAgent, printer: printer)
+                return finish(report, userAgent: userAgent, printer: printer)
+            }
+        }
+        let installed = InstalledApps(directory: appsURL)
+        for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
         let state = StateDirectory(url: stateURL)
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
@@ -104,8 +119,13 @@ struct AddCardCommand {
                 throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
             }
         }
+        return finish(report, userAgent: userAgent, printer: printer)
+    }
+
+    /// Prints the report (the transcript was printed as the flow went) and gives the exit status.
+    private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) -> Int32 {
         if json {
-            print(try JSONOutput.encode(report))
+            print((try? JSONOutput.encode(report)) ?? "{}")
         } else {
             if let scripted = userAgent as? ScriptedUserAgent {
                 if scripted.ranOut { printer.line("note: the user agent script ran out of answers") }
@@ -114,6 +134,37 @@ struct AddCardCommand {
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1
+    }
+}
+
+extension AddCardCommand {
+    /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications
+    /// and are printed as they come; the UI extension's prompts arrive as requests and are
+    /// answered here, by this command's user agent.
+    private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, userAgent: (any UserAgent)?,
+                                  printer: TranscriptPrinter) async throws -> FlowReport {
+        let scripted = userAgent as? ScriptedUserAgent
+        var select: [String]?
+        switch options.selection ?? scripted?.selection {
+        case .all?: select = ["all"]
+        case .identifiers(let identifiers)?: select = identifiers
+        case nil: select = nil
+        }
+        let params = DaemonAPI.AddCardParams(issuer: options.issuer ?? scripted?.issuer, device: options.device, select: select,
+                                             userAgent: userAgent != nil)
+        return try await DaemonRoute.call(client, "wallet.addCard", params, as: FlowReport.self, onNotification: { message in
+            if message.method == "wallet.transcript", case .string(let line)? = message.params?["line"] { printer.line(line) }
+        }, onRequest: { request in
+            guard let userAgent else { throw UserAgentError("no user agent is attached to answer \(request.method ?? "")") }
+            switch request.method {
+            case WireMethod.uiPrompt?:
+                return try await userAgent.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
+            case WireMethod.uiBiometric?:
+                return try await userAgent.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+            default:
+                throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
+            }
+        })
     }
 }
 

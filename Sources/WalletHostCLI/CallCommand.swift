@@ -1,4 +1,5 @@
 import Foundation
+import WalletDaemon
 import WalletHostCore
 import WalletSimulator
 import WalletWire
@@ -11,6 +12,10 @@ struct CallCommand {
     let stateURL: URL
     let json: Bool
     let configuration: HostConfiguration
+    let route: DaemonRoute
+    /// Whether `--memory-limit` or `--hang-grace` was given: they shape a process, so the call
+    /// runs on one of its own, in this process.
+    let needsOwnProcess: Bool
 
     static let spec = CommandSpec(
         "call",
@@ -23,7 +28,7 @@ struct CallCommand {
                       Print one object: result (or error with code, kind and message, and diagnostics: \
                       what else the host saw during the call), launchMs, callMs, totalMs, \
                       peakFootprintBytes, pid, sandboxed.
-                      """)],
+                      """)] + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -43,9 +48,14 @@ struct CallCommand {
         stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) } ?? StateDirectory.defaultURL
         json = parsed.has("json")
         configuration = try HostOptions.configuration(from: parsed)
+        route = DaemonRoute(parsed)
+        needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
     }
 
     func run() async throws -> Int32 {
+        if !needsOwnProcess, let client = try route.client(state: stateURL) {
+            return try await runThroughDaemon(client)
+        }
         let (bundle, findings) = BundleLoader().loadExtension(at: appexURL)
         guard let bundle else {
             let errors = findings.filter { $0.severity == .error }
@@ -79,13 +89,35 @@ struct CallCommand {
         return 0
     }
 
+    /// The same call on the daemon's warm process; the daemon renders the report.
+    private func runThroughDaemon(_ client: DaemonClient) async throws -> Int32 {
+        var request: [String: JSONValue] = ["appex": .string(appexURL.standardizedFileURL.path), "method": .string(method),
+                                            "params": params, "transcript": .bool(!json)]
+        if let deadline = configuration.deadlineOverrides[method] { request["deadlineMs"] = .double(deadline.milliseconds) }
+        let answer = try await DaemonRoute.call(client, "extension.call", JSONValue.object(request), as: JSONValue.self)
+        if json {
+            print(DaemonRoute.compactJSON(answer["report"] ?? .null))
+        } else if case .string(let transcript)? = answer["transcript"] {
+            print(transcript)
+        }
+        return answer["succeeded"] == .bool(true) ? 0 : 1
+    }
+
     /// After a missed deadline, gives the extension its grace to answer late, so the report can
     /// say how long it really took ("status took 152 ms").
     private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
         // The hang verdict comes at the end of the grace: wait a little past it.
-        let event = await events.firstEvent(within: grace + .milliseconds(200)) {
-            [.lateCompletion, .cancelAcknowledged, .hung, .exit].contains($0.kind)
-        }
+        let event = await events.firstEvent(within: grace + .milliseconds(200), where: Self.endsTheWait)
+        return Self.lateNote(event)
+    }
+
+    /// The events that say how a call that missed its deadline ended.
+    static let endsTheWait: @Sendable (HostEvent) -> Bool = {
+        [.lateCompletion, .cancelAcknowledged, .hung, .exit].contains($0.kind)
+    }
+
+    /// What the report says of a call after its missed deadline, from the event that ended the wait.
+    static func lateNote(_ event: HostEvent?) -> String? {
         switch event?.payload {
         case .hung(let hung)?:
             return "no answer in the \(HumanReadable.milliseconds(hung.silenceMilliseconds)) after its deadline either: "

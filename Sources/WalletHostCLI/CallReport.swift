@@ -41,6 +41,15 @@ enum CallReport {
     /// - Parameter sandboxed: whether the process ran in the sandbox (nil: none was launched).
     static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
                      sandboxed: Bool? = nil) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let report = object(outcome, deadline: deadline, lateNote: lateNote, sandboxed: sandboxed)
+        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
+    }
+
+    /// What `--json` prints, as a value the daemon encodes into its answer.
+    static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+                       sandboxed: Bool? = nil) -> some Encodable & Sendable {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
             "callMs": .double(rounded(outcome.callMilliseconds)),
@@ -63,10 +72,7 @@ enum CallReport {
             object["error"] = .object(detail)
             object["diagnostics"] = diagnosticsJSON(error.diagnostics)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let report = ReportObject(members: object, result: result)
-        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
+        return ReportObject(members: object, result: result)
     }
 
     /// `{"protocolViolations": [{"reason", "detail", "excerpt", "requestID"}], "stderrTail": [...],
@@ -91,7 +97,7 @@ enum CallReport {
     }
 
     /// The report's members plus `result`, which is encoded as its own type (a `null` result stays `null`).
-    private struct ReportObject: Encodable {
+    private struct ReportObject: Encodable, Sendable {
         var members: [String: JSONValue]
         var result: (any Encodable & Sendable)?
 

@@ -17,3 +17,17 @@ enum CommonOptions {
     /// `--device iphone|watch`.
     static let device = OptionSpec.valued("device", "iphone|watch", help: "The iPhone or the paired Apple Watch.")
 }
+
+extension CommonOptions {
+    /// `--no-daemon`: run in this process even when a daemon serves the state directory.
+    static let noDaemon = OptionSpec.flag("no-daemon", help: """
+        Run in this process even when a wallet-host daemon serves the state directory.
+        """)
+    /// `--connect SOCKET`: the daemon to use.
+    static let connect = OptionSpec.valued("connect", "SOCKET", help: """
+        Use the daemon listening on SOCKET; without it, the daemon serving the state directory \
+        (<state>/wallet-host.sock) is used when one answers there, else the command runs in this process.
+        """)
+    /// Both, for the commands a daemon can serve.
+    static let daemon = [noDaemon, connect]
+}

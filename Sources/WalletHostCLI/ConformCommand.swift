@@ -1,4 +1,5 @@
 import Foundation
+import WalletDaemon
 import WalletHostCore
 import WalletSimulator
 
@@ -12,6 +13,9 @@ struct ConformCommand {
     let json: Bool
     let stateURL: URL?
     let configuration: HostConfiguration
+    let route: DaemonRoute
+    /// Whether a host option was given: the daemon's extensions run with the daemon's limits.
+    let hostOptionsGiven: Bool
 
     static let spec = CommandSpec(
         "conform",
@@ -26,7 +30,7 @@ struct ConformCommand {
                   CommonOptions.state.withHelp("""
                       Run on this simulated device (default: a fresh temporary one, removed when every \
                       check passed and kept for diagnosis when one failed).
-                      """)],
+                      """)] + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -38,10 +42,16 @@ struct ConformCommand {
         json = parsed.has("json")
         stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
+        route = DaemonRoute(parsed)
+        hostOptionsGiven = HostOptions.options.contains { parsed.value($0.name) != nil }
     }
 
     func run() async throws -> Int32 {
         let appexes = try bundleURLs.flatMap(Self.extensions(in:))
+        // Without --state the checks run on a fresh device that no daemon serves.
+        if let stateURL, !hostOptionsGiven, let client = try route.client(state: stateURL) {
+            return try await runThroughDaemon(client, appexes: appexes)
+        }
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(getpid())-\(UUID().uuidString.prefix(8))"))
         var configuration = configuration
@@ -73,14 +83,7 @@ struct ConformCommand {
         if json {
             print(try reports.renderJSON())
         } else {
-            let failed = reports.filter { !$0.passed }
-            if failed.isEmpty {
-                printer.line("conform: every check passed for \(HumanReadable.counted(reports.count, "extension"))")
-            } else {
-                let names = failed.map { "\($0.name) (\($0.failedCheckIDs.joined(separator: ", ")))" }
-                printer.line("conform FAILED: \(names.joined(separator: "; "))")
-            }
-            if let junitURL { printer.line("JUnit XML: \(junitURL.path)") }
+            summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(Self.failureName), printer: printer)
         }
         if stateURL == nil && passed {
             try? FileManager.default.removeItem(at: state.url)
@@ -89,6 +92,43 @@ struct ConformCommand {
             FileHandle.standardError.write(Data("conform: event log and extension output kept in \(state.logsURL.path)\n".utf8))
         }
         return passed ? 0 : 1
+    }
+
+    /// How the summary names an extension with failed checks: `name (check ids)`.
+    static func failureName(_ report: ConformanceReport) -> String {
+        "\(report.name) (\(report.failedCheckIDs.joined(separator: ", ")))"
+    }
+
+    private func summarize(extensions: Int, failed: [String], printer: TranscriptPrinter) {
+        if failed.isEmpty {
+            printer.line("conform: every check passed for \(HumanReadable.counted(extensions, "extension"))")
+        } else {
+            printer.line("conform FAILED: \(failed.joined(separator: "; "))")
+        }
+        if let junitURL { printer.line("JUnit XML: \(junitURL.path)") }
+    }
+
+    /// The checks run by the daemon serving the state directory, on its device and event log.
+    private func runThroughDaemon(_ client: DaemonClient, appexes: [URL]) async throws -> Int32 {
+        let printer = TranscriptPrinter(enabled: !json)
+        let params = DaemonConformMethod.Params(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
+        let answer = try await DaemonRoute.call(client, "extension.conform", params, as: DaemonConformMethod.Answer.self,
+                                                onNotification: { message in
+            if message.method == "conform.report", case .string(let text)? = message.params?["text"] { printer.line(text) }
+        })
+        if let junitURL, let junit = answer.junit {
+            do {
+                try junit.write(to: junitURL, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
+            }
+        }
+        if json {
+            print(answer.json)
+        } else {
+            summarize(extensions: answer.extensions, failed: answer.failed, printer: printer)
+        }
+        return answer.passed ? 0 : 1
     }
 
     /// An `.appex` as it is; an `.app` stands for the extensions in its `PlugIns`.

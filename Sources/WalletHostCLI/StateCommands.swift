@@ -22,14 +22,14 @@ struct StateCommands {
                       """),
                   .valued("suffix", "DIGITS", help: "add: the primary account number suffix (default 0000)."),
                   CommonOptions.state,
-                  CommonOptions.json.withHelp("Print the result as JSON.")])
+                  CommonOptions.json.withHelp("Print the result as JSON.")] + CommonOptions.daemon)
 
     static let deviceSpec = CommandSpec(
         "device",
         summary: "Show the simulated device's settings (paired watch, apps opened once), or pair or unpair the watch.",
         options: [.valued("watch", "paired|unpaired", help: "Pair or unpair the Apple Watch first."),
                   CommonOptions.state,
-                  CommonOptions.json.withHelp("Print the settings as JSON.")])
+                  CommonOptions.json.withHelp("Print the settings as JSON.")] + CommonOptions.daemon)
 
     static let appSpec = CommandSpec(
         "app",
@@ -40,15 +40,16 @@ struct StateCommands {
             """,
         options: [CommonOptions.apps,
                   CommonOptions.state,
-                  CommonOptions.json.withHelp("Print the app's bundle identifier, output and run time as JSON.")])
+                  CommonOptions.json.withHelp("Print the app's bundle identifier, output and run time as JSON.")]
+            + CommonOptions.daemon)
 
-    static func passes(_ arguments: [String]) throws -> Int32 {
+    static func passes(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: passesSpec)
-        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
+        let device = try await access(parsed)
         let deviceKind = try parsed.value("device").map(parseDevice)
         switch parsed.positionals.first {
         case "list", nil:
-            let passes = try device.passes().filter { deviceKind == nil || $0.device == deviceKind }
+            let passes = try await device.passes().filter { deviceKind == nil || $0.device == deviceKind }
             if parsed.has("json") {
                 print(try JSONOutput.encode(passes))
             } else if passes.isEmpty {
@@ -61,18 +62,17 @@ struct StateCommands {
             }
         case "add":
             guard parsed.positionals.count == 2 else { throw UsageError("passes add needs a PRIMARY_ACCOUNT_ID") }
-            let pass = PassRecord(primaryAccountIdentifier: parsed.positionals[1],
-                                  primaryAccountNumberSuffix: parsed.value("suffix") ?? "0000",
-                                  device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual")
-            try device.addPass(pass)
+            let pass = try await device.addPass(PassRecord(primaryAccountIdentifier: parsed.positionals[1],
+                                                           primaryAccountNumberSuffix: parsed.value("suffix") ?? "0000",
+                                                           device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual"))
             print(parsed.has("json") ? try JSONOutput.encode(pass) : "added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
         case "remove":
             guard parsed.positionals.count == 2 else { throw UsageError("passes remove needs a PRIMARY_ACCOUNT_ID") }
-            let removed = try device.removePass(primaryAccountIdentifier: parsed.positionals[1], device: deviceKind)
+            let removed = try await device.removePass(primaryAccountIdentifier: parsed.positionals[1], device: deviceKind)
             print(parsed.has("json") ? "{\"removed\":\(removed)}" : "removed \(removed) pass(es)")
             return removed > 0 ? 0 : 1
         case "reset":
-            try device.resetPasses(device: deviceKind)
+            try await device.resetPasses(device: deviceKind)
             print(parsed.has("json") ? "{\"reset\":true}" : "pass library emptied")
         case let other?:
             throw UsageError("passes takes list, add, remove or reset, not \"\(other)\"")
@@ -80,14 +80,16 @@ struct StateCommands {
         return 0
     }
 
-    static func device(_ arguments: [String]) throws -> Int32 {
+    static func device(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: deviceSpec)
-        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
         if let watch = parsed.value("watch") {
             guard watch == "paired" || watch == "unpaired" else { throw UsageError("--watch takes paired or unpaired") }
-            try device.updateSettings { $0.watchPaired = watch == "paired" }
         }
-        let settings = try device.settings()
+        let device = try await access(parsed)
+        if let watch = parsed.value("watch") {
+            try await device.setWatchPaired(watch == "paired")
+        }
+        let settings = try await device.settings()
         if parsed.has("json") {
             print(try JSONOutput.encode(settings))
         } else {
@@ -98,20 +100,32 @@ struct StateCommands {
     }
 
     /// `wallet-host app open APP`.
-    static func app(_ arguments: [String]) throws -> Int32 {
+    static func app(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: appSpec)
         guard parsed.positionals.count == 2, parsed.positionals[0] == "open" else { throw UsageError("usage: app open APP") }
-        let app = try loadApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
-        let device = SimulatedDevice(state: StateDirectory(url: stateURL(parsed)))
-        let result = try AppLauncher(device: device).open(app)
+        let opened = try await access(parsed, apps: parsed.value("apps") ?? AppsDirectory.defaultPath)
+            .openApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
         if parsed.has("json") {
-            print(try JSONOutput.encode(["app": app.bundleIdentifier, "stdout": result.run.stdoutLines.joined(separator: "\n"),
-                                         "milliseconds": String(format: "%.1f", result.run.milliseconds)]))
+            print(try JSONOutput.encode(["app": opened.app, "stdout": opened.stdout.joined(separator: "\n"),
+                                         "milliseconds": String(format: "%.1f", opened.milliseconds)]))
         } else {
-            print("opened \(app.name) (\(String(format: "%.0f", result.run.milliseconds)) ms)")
-            for line in result.run.stdoutLines { print("  \(line)") }
+            print("opened \(opened.name) (\(String(format: "%.0f", opened.milliseconds)) ms)")
+            for line in opened.stdout { print("  \(line)") }
         }
         return 0
+    }
+
+    /// The daemon serving the state directory when one answers (and, for `apps`, serves that
+    /// apps directory), else the state directory in this process.
+    static func access(_ parsed: ParsedArguments, apps: String? = nil) async throws -> any DeviceStateAccess {
+        let state = stateURL(parsed)
+        if let client = try DaemonRoute(parsed).client(state: state) {
+            guard let apps else { return DaemonDeviceState(client: client) }
+            if await DaemonRoute.appsDirectory(of: client) == URL(fileURLWithPath: apps).standardizedFileURL.path {
+                return DaemonDeviceState(client: client)
+            }
+        }
+        return LocalDeviceState(device: SimulatedDevice(state: StateDirectory(url: state)))
     }
 
     /// An app by path, or by name/bundle id among the apps directory's.

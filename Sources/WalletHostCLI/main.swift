@@ -33,13 +33,17 @@ do {
         case "demo":
             status = try await DemoCommand(arguments: commandArguments).run()
         case "app":
-            status = try StateCommands.app(commandArguments)
+            status = try await StateCommands.app(commandArguments)
         case "passes":
-            status = try StateCommands.passes(commandArguments)
+            status = try await StateCommands.passes(commandArguments)
         case "device":
-            status = try StateCommands.device(commandArguments)
+            status = try await StateCommands.device(commandArguments)
         case "keychain":
             status = try KeychainCommand.run(commandArguments)
+        case "serve":
+            status = try await ServeCommand(arguments: commandArguments).run()
+        case "ps":
+            status = try await PsCommand(arguments: commandArguments).run()
         case "help":
             if let name = commandArguments.first {
                 guard let described = Commands.named(name) else { throw UsageError("help: unknown command \"\(name)\"") }

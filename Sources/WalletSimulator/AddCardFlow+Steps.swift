@@ -4,7 +4,7 @@ import WalletWire
 
 extension AddCardFlow {
     /// Step 3: the UI extension's `authorize`, answered by the user agent. False ends the flow.
-    func authorize(_ app: AppBundle, runners: IssuerRunners, report: inout FlowReport) async -> Bool {
+    func authorize(_ app: AppBundle, runners: any IssuerRunnerSource, report: inout FlowReport) async -> Bool {
         let runner: ExtensionRunner?
         do {
             runner = try await runners.runner(for: app, role: .ui)
@@ -33,7 +33,7 @@ extension AddCardFlow {
     }
 
     /// Step 4: the entries for the chosen device, validated. Nil ends the flow.
-    func fetchEntries(_ app: AppBundle, device kind: DeviceKind, runners: IssuerRunners,
+    func fetchEntries(_ app: AppBundle, device kind: DeviceKind, runners: any IssuerRunnerSource,
                       report: inout FlowReport) async -> [WirePassEntry]? {
         let method = kind == .iphone ? WireMethod.passEntries : WireMethod.remotePassEntries
         guard let runner = try? await runners.runner(for: app, role: .nonUI) else {
@@ -90,7 +90,7 @@ extension AddCardFlow {
 
     /// Steps 5-6 for one card: fresh certificates, nonce and signature; the request; validation;
     /// the pass added to the device's library.
-    func provision(_ entry: WirePassEntry, app: AppBundle, device kind: DeviceKind, runners: IssuerRunners,
+    func provision(_ entry: WirePassEntry, app: AppBundle, device kind: DeviceKind, runners: any IssuerRunnerSource,
                    report: inout FlowReport) async -> CardOutcome {
         var outcome = CardOutcome(identifier: entry.identifier, title: entry.title, added: false)
         guard let runner = try? await runners.runner(for: app, role: .nonUI) else {

@@ -32,23 +32,31 @@ public struct AddCardFlow: Sendable {
     public let userAgent: (any UserAgent)?
     /// Receives one line per step as it happens (the human transcript).
     public let transcript: @Sendable (String) -> Void
+    /// Makes the runners for one run; nil makes fresh ones, stopped when the run ends.
+    public let runnerSource: (@Sendable () -> any IssuerRunnerSource)?
     /// Receives the entries the extension offered, art included, before they are validated
     /// (the `--html` page draws them as Wallet shows them).
     public var offeredEntries: (@Sendable ([WirePassEntry]) -> Void)?
 
     public init(installed: InstalledApps, device: SimulatedDevice, configuration: HostConfiguration,
-                userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void = { _ in }) {
+                userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void = { _ in },
+                runnerSource: (@Sendable () -> any IssuerRunnerSource)? = nil) {
         self.installed = installed
         self.device = device
         self.configuration = configuration
         self.userAgent = userAgent
         self.transcript = transcript
+        self.runnerSource = runnerSource
+    }
+
+    private func makeRunners() -> any IssuerRunnerSource {
+        runnerSource?() ?? IssuerRunners(installed: installed, device: device, configuration: configuration, userAgent: userAgent)
     }
 
     /// Runs the whole flow. Never throws: every failure is in the report.
     public func run(_ options: AddCardOptions) async -> FlowReport {
         var report = FlowReport(device: options.device)
-        let runners = IssuerRunners(installed: installed, device: device, configuration: configuration, userAgent: userAgent)
+        let runners = makeRunners()
         await runFlow(options, runners: runners, report: &report)
         await runners.stopAll()
         return report
@@ -56,13 +64,18 @@ public struct AddCardFlow: Sendable {
 
     /// Discovery alone: what Wallet would list for `kind` right now.
     public func discover(_ kind: DeviceKind) async -> [DiscoveredIssuer] {
-        let runners = IssuerRunners(installed: installed, device: device, configuration: configuration, userAgent: userAgent)
-        let result = await Discovery(installed: installed, device: device, runners: runners, transcript: { _ in }).run(for: kind)
-        await runners.stopAll()
-        return result.issuers
+        await discoverTimed(kind).issuers
     }
 
-    private func runFlow(_ options: AddCardOptions, runners: IssuerRunners, report: inout FlowReport) async {
+    /// Discovery alone, with how long the whole of it took.
+    public func discoverTimed(_ kind: DeviceKind) async -> (issuers: [DiscoveredIssuer], milliseconds: Double) {
+        let runners = makeRunners()
+        let result = await Discovery(installed: installed, device: device, runners: runners, transcript: { _ in }).run(for: kind)
+        await runners.stopAll()
+        return (result.issuers, result.milliseconds)
+    }
+
+    private func runFlow(_ options: AddCardOptions, runners: any IssuerRunnerSource, report: inout FlowReport) async {
         // A library that cannot be read would look empty: every card would look new.
         do {
             try device.checkStateReadable()
@@ -89,18 +102,28 @@ public struct AddCardFlow: Sendable {
             guard await authorize(app, runners: runners, report: &report) else { return }
         }
 
+        // A flow run for a client that left (the daemon cancels its task) adds nothing more.
+        guard !cancelled(&report) else { return }
         // 4. Entries.
         guard let entries = await fetchEntries(app, device: options.device, runners: runners, report: &report) else { return }
         guard let selected = select(entries, options: options, report: &report) else { return }
 
         // 5-6. Card by card.
         for entry in selected {
+            guard !cancelled(&report) else { return }
             let outcome = await provision(entry, app: app, device: options.device, runners: runners, report: &report)
             report.cards.append(outcome)
         }
         if report.cards.contains(where: { !$0.added }) {
             report.failure = "\(report.cards.filter { !$0.added }.count) of \(report.cards.count) cards were not added"
         }
+    }
+
+    /// Whether the flow's task was cancelled; if so the report says the flow stopped there.
+    private func cancelled(_ report: inout FlowReport) -> Bool {
+        guard Task.isCancelled else { return false }
+        report.failure = "the flow was cancelled"
+        return true
     }
 
     private func chooseIssuer(_ options: AddCardOptions, _ issuers: [DiscoveredIssuer], report: inout FlowReport) -> DiscoveredIssuer? {

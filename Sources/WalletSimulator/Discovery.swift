@@ -7,7 +7,7 @@ import WalletWire
 struct Discovery: Sendable {
     let installed: InstalledApps
     let device: SimulatedDevice
-    let runners: IssuerRunners
+    let runners: any IssuerRunnerSource
     let transcript: @Sendable (String) -> Void
 
     struct Result {

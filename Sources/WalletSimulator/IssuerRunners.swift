@@ -1,9 +1,19 @@
 import Foundation
 import WalletHostCore
 
+/// Where the add-card flow gets its extension runners: by default one ``IssuerRunners`` per run;
+/// the daemon hands out its warm processes instead.
+public protocol IssuerRunnerSource: Sendable {
+    /// The runner of `app`'s extension for the role, or nil when the app has none.
+    /// - Throws: ``StateError`` when its App Group containers cannot be created.
+    func runner(for app: AppBundle, role: ExtensionRole) async throws -> ExtensionRunner?
+    /// The flow is over: stop what was started for it alone.
+    func stopAll() async
+}
+
 /// One ``ExtensionRunner`` per installed extension, created on first use and shared by the
 /// flow's steps (so the non-UI extension stays warm from `status` to the last card).
-actor IssuerRunners {
+actor IssuerRunners: IssuerRunnerSource {
     private let installed: InstalledApps
     private let device: SimulatedDevice
     private let configuration: HostConfiguration

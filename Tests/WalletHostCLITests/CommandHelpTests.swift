@@ -6,7 +6,8 @@ import WalletTestSupport
 /// errors, run on the built executable as a user runs it.
 @Suite("wallet-host help and usage errors", .timeLimit(.minutes(2)))
 struct CommandHelpTests {
-    static let commands = ["call", "validate", "conform", "add-card", "demo", "stress", "app", "passes", "device", "keychain"]
+    static let commands = ["call", "validate", "conform", "add-card", "demo", "stress", "app", "passes", "device", "keychain",
+                           "serve", "ps"]
     static let hostOptions = ["--deadline METHOD=DURATION", "--memory-limit SIZE", "--hang-grace DURATION"]
 
     /// The options a command's help lists, as `(name, takesValue)`: lines `  --name VALUE  help`.
@@ -56,7 +57,7 @@ struct CommandHelpTests {
     @Test("the commands that run extensions, and only they, list the host options", arguments: commands)
     func hostOptionsWhereTheyApply(command: String) throws {
         let help = try WalletHostCommand.run(["help", command]).standardOutput
-        let takesThem = ["call", "conform", "add-card", "stress"].contains(command)
+        let takesThem = ["call", "conform", "add-card", "stress", "serve"].contains(command)
         for option in Self.hostOptions {
             #expect(help.contains(option) == takesThem, "\(command): \(option)")
         }

@@ -1,0 +1,337 @@
+// Daemon benchmarks (scripts/bench-daemon): every figure beside a baseline measured in the same
+// run, with the ratio. 100 warm issuers: Wallet's discovery through the daemon against the same
+// discovery cold in process; a warm call through the daemon against the same warm call in
+// process; the daemon's RSS with 100 warm extensions against an idle daemon's; 8 concurrent
+// add-card clients against 8 Python issuers through the daemon against 8 in-process add-card
+// commands at once.
+import Foundation
+import WalletDaemon
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var walletHost = ""
+    var bundles = ""
+    var minimal = ""
+    var issuers = 100
+    var discoveries = 30
+    var calls = 3000
+    var only: String?
+
+    init() throws {
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--wallet-host": walletHost = arguments.next() ?? ""
+            case "--bundles": bundles = arguments.next() ?? ""
+            case "--minimal": minimal = arguments.next() ?? ""
+            case "--issuers": issuers = Int(arguments.next() ?? "") ?? issuers
+            case "--discoveries": discoveries = Int(arguments.next() ?? "") ?? discoveries
+            case "--calls": calls = Int(arguments.next() ?? "") ?? calls
+            case "--only": only = arguments.next()
+            default: throw DaemonError("unknown argument \(argument)")
+            }
+        }
+    }
+}
+
+func milliseconds(_ duration: Duration) -> Double { duration.milliseconds }
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+}
+
+func line(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+/// VmRSS of a process, in bytes (or another `/proc/PID/status` field: `RssAnon` is the memory
+/// the process itself dirtied, without the libraries' file-backed pages).
+func residentBytes(_ pid: Int32, field: String = "VmRSS") -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let row = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+          let kilobytes = Int(row.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kilobytes * 1024
+}
+
+let options = try Options()
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-daemon-bench-\(getpid())")
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+// Python extensions start from /usr/bin/python3, not a pyenv shim (README: the shim alone takes
+// most of Wallet's 100 ms); the same PATH for the daemon and the in-process baseline.
+setenv("PATH", "/usr/bin:/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? ""), 1)
+
+/// A daemon of the built wallet-host, waited for until it answers.
+final class Daemon {
+    let process = Process()
+    let socket: String
+
+    init(apps: URL, state: URL, arguments: [String] = []) throws {
+        socket = state.appendingPathComponent("wallet-host.sock").path
+        process.executableURL = URL(fileURLWithPath: options.walletHost)
+        process.arguments = ["serve", "--apps", apps.path, "--state", state.path] + arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let giveUp = ContinuousClock.now + .seconds(20)
+        while (try? DaemonClient(connectingTo: socket)) == nil {
+            guard ContinuousClock.now < giveUp, process.isRunning else { throw DaemonError("the daemon did not start") }
+            usleep(10_000)
+        }
+    }
+
+    func client() throws -> DaemonClient { try DaemonClient(connectingTo: socket) }
+
+    func call<Result: Decodable>(_ method: String, _ params: JSONValue = .object([:]), as type: Result.Type) async throws -> Result {
+        try await client().call(method, params, as: type)
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+}
+
+/// `count` issuer apps, each with one copy of the minimal SDK extension, all opened once.
+func makeIssuers(_ count: Int, in directory: URL, state: URL) throws {
+    for index in 0..<count {
+        let name = String(format: "Issuer%03d", index)
+        let app = directory.appendingPathComponent("\(name).app")
+        let appex = app.appendingPathComponent("PlugIns/Status.appex")
+        try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
+        let appID = "com.example.bench.\(name.lowercased())"
+        try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": appID, "CFBundleExecutable": name],
+                                           format: .xml, options: 0).write(to: app.appendingPathComponent("Info.plist"))
+        let info: [String: Any] = [
+            "CFBundleIdentifier": "\(appID).Status", "CFBundleExecutable": "MinimalStatusExt", "MinimumOSVersion": "14.0",
+            "NSExtension": ["NSExtensionPointIdentifier": WalletExtensionPoint.nonUI,
+                            "NSExtensionPrincipalClass": "MinimalStatusExt.MinimalStatusHandler"],
+        ]
+        try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+            .write(to: appex.appendingPathComponent("Info.plist"))
+        try FileManager.default.copyItem(atPath: options.minimal, toPath: appex.appendingPathComponent("MinimalStatusExt").path)
+    }
+    let device = SimulatedDevice(state: StateDirectory(url: state))
+    try device.updateSettings { settings in
+        settings.launchedApps = (0..<count).map { String(format: "com.example.bench.issuer%03d", $0) }
+    }
+}
+
+// MARK: 1. Idle daemon RSS (the baseline of the 100-extension RSS)
+
+let emptyApps = work.appendingPathComponent("empty-apps")
+try FileManager.default.createDirectory(at: emptyApps, withIntermediateDirectories: true)
+let idle = try Daemon(apps: emptyApps, state: work.appendingPathComponent("idle-state"))
+_ = try await idle.call("host.status", as: JSONValue.self)
+let idleRSS = residentBytes(idle.process.processIdentifier)
+let idleAnonymous = residentBytes(idle.process.processIdentifier, field: "RssAnon")
+idle.stop()
+
+// MARK: 2. 100 warm issuers: discovery, RSS, warm call
+
+let apps100 = work.appendingPathComponent("apps-100")
+let state100 = work.appendingPathComponent("state-100")
+try makeIssuers(options.issuers, in: apps100, state: state100)
+let installed = InstalledApps(directory: apps100)
+guard installed.apps.count == options.issuers else { throw DaemonError("loaded \(installed.apps.count) of \(options.issuers) issuers: \(installed.findings)") }
+
+line("== \(options.issuers) issuers (minimal SDK extension each), discovery on the iPhone, Wallet's 100 ms status deadline")
+// Baseline: the same discovery in process, cold (what every command does today).
+var coldMilliseconds: [Double] = []
+var coldListed: [Int] = []
+for _ in 0..<3 {
+    let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: StateDirectory(url: state100)),
+                           configuration: HostConfiguration(), userAgent: nil)
+    let found = await flow.discoverTimed(.iphone)
+    coldMilliseconds.append(found.milliseconds)
+    coldListed.append(found.issuers.filter(\.listed).count)
+}
+
+let daemon = try Daemon(apps: apps100, state: state100, arguments: ["--keep-warm"])
+let warmStarted = ContinuousClock.now
+while try await daemon.call("processes.list", as: DaemonAPI.Processes.self).processes.filter({ $0.pid != nil }).count < options.issuers {
+    try await Task.sleep(for: .milliseconds(50))
+    if ContinuousClock.now - warmStarted > .seconds(120) { throw DaemonError("not every issuer got warm") }
+}
+let warmUp = milliseconds(ContinuousClock.now - warmStarted)
+let daemonPID = daemon.process.processIdentifier
+let rssWarm = residentBytes(daemonPID)
+
+var discoverClient: [Double] = []
+var discoverDaemon: [Double] = []
+var listedCounts: [Int] = []
+var slowestStatus: [Double] = []
+let client = try daemon.client()
+for _ in 0..<options.discoveries {
+    let started = ContinuousClock.now
+    let found = try await client.call("wallet.discover", JSONValue.object(["device": .string("iphone")]), as: DaemonAPI.Discovered.self)
+    discoverClient.append(milliseconds(ContinuousClock.now - started))
+    discoverDaemon.append(found.milliseconds)
+    listedCounts.append(found.issuers.filter(\.listed).count)
+    slowestStatus.append(found.issuers.compactMap(\.milliseconds).max() ?? .nan)
+}
+let rssAfter = residentBytes(daemonPID)
+let anonymousAfter = residentBytes(daemonPID, field: "RssAnon")
+line("  cold in process (baseline):   p50 \(format(percentile(coldMilliseconds, 0.5))) ms, listed \(coldListed.map(String.init).joined(separator: "/")) of \(options.issuers)")
+line("  warm through the daemon:      p50 \(format(percentile(discoverClient, 0.5))) ms at the client (daemon's own \(format(percentile(discoverDaemon, 0.5))) ms), p90 \(format(percentile(discoverClient, 0.9))) ms, \(options.discoveries) runs")
+line("                                listed \(listedCounts.min() ?? 0)..\(listedCounts.max() ?? 0) of \(options.issuers); slowest status in any run \(format(slowestStatus.max() ?? .nan)) ms (limit 100 ms)")
+line("  ratio warm/cold: \(format(percentile(discoverClient, 0.5) / percentile(coldMilliseconds, 0.5), 3))x; target p50 <= 20 ms: \(percentile(discoverClient, 0.5) <= 20 ? "met" : "MISSED")")
+line("  keep-warm launch of all \(options.issuers): \(format(warmUp, 0)) ms")
+line("")
+line("== daemon RSS")
+line("  idle daemon, no extension (baseline): \(format(Double(idleRSS) / 1_048_576, 1)) MB")
+line("  \(options.issuers) warm extensions: \(format(Double(rssWarm) / 1_048_576, 1)) MB after warm-up, \(format(Double(rssAfter) / 1_048_576, 1)) MB after \(options.discoveries) discoveries (ratio \(format(Double(rssAfter) / Double(max(idleRSS, 1)), 2))x; target <= 30 MB: \(rssAfter <= 30 << 20 ? "met" : "MISSED"))")
+line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
+line("")
+
+// Warm call: the same extension warm in process and through the daemon.
+let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
+let (bundle, _) = BundleLoader().loadExtension(at: appex)
+var configuration = HostConfiguration()
+configuration.idleTimeout = nil
+let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)
+await runner.prewarm()
+var inProcess: [Double] = []
+for _ in 0..<options.calls {
+    let started = ContinuousClock.now
+    _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+    inProcess.append(milliseconds(ContinuousClock.now - started))
+}
+await runner.stop()
+/// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
+struct CallAnswer: Decodable {
+    struct Report: Decodable {
+        var method: String
+        var result: StatusResult?
+        var pid: Int32?
+        var launchedProcess: Bool
+        var callMs: Double
+        var totalMs: Double
+        var peakFootprintBytes: Int?
+    }
+    var report: Report
+    var succeeded: Bool
+}
+let callParams = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
+var throughDaemon: [Double] = []
+for _ in 0..<options.calls {
+    let started = ContinuousClock.now
+    _ = try await client.call("extension.call", callParams, as: CallAnswer.self)
+    throughDaemon.append(milliseconds(ContinuousClock.now - started))
+}
+// Where the time goes: a request the reader thread answers itself (unknown method: framing,
+// envelope, socket both ways), and one answered by a task with no extension (`device.get`).
+var unknownMethod: [Double] = []
+var noExtension: [Double] = []
+for _ in 0..<options.calls {
+    var started = ContinuousClock.now
+    _ = try? await client.call("no.such.method", JSONValue.object([:]), as: JSONValue.self)
+    unknownMethod.append(milliseconds(ContinuousClock.now - started))
+    started = ContinuousClock.now
+    _ = try await client.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
+    noExtension.append(milliseconds(ContinuousClock.now - started))
+}
+let inP50 = percentile(inProcess, 0.5) * 1000
+let daemonP50 = percentile(throughDaemon, 0.5) * 1000
+line("== warm status call, \(options.calls) each")
+line("  in process (baseline): p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
+line("  through the daemon:    p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
+line("  for scale: a request the daemon's reader answers itself p50 \(format(percentile(unknownMethod, 0.5) * 1000, 1)) us; device.get (a task, a state file read, no extension) p50 \(format(percentile(noExtension, 0.5) * 1000, 1)) us")
+line("  added by the daemon: +\(format(daemonP50 - inP50, 1)) us (\(format(daemonP50 / inP50, 2))x); target <= +50 us: \(daemonP50 - inP50 <= 50 ? "met" : "MISSED")")
+line("")
+daemon.stop()
+
+// MARK: 3. 8 concurrent add-card clients against 8 Python issuers
+
+let pythonCount = 8
+let appsPython = work.appendingPathComponent("apps-python")
+try FileManager.default.createDirectory(at: appsPython, withIntermediateDirectories: true)
+let pythonApp = URL(fileURLWithPath: options.bundles).appendingPathComponent("PythonIssuer.app")
+for index in 1...pythonCount {
+    let copy = appsPython.appendingPathComponent("PythonIssuer\(index).app")
+    try FileManager.default.copyItem(at: pythonApp, to: copy)
+    // Issuer N: its own bundle identifiers, App Group and cards (cards already in the library
+    // are not offered again, so 8 issuers sharing cards would offer nothing after the first).
+    let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+    for url in files {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+        let changed = text.replacingOccurrences(of: "com.example.pythonissuer", with: "com.example.pythonissuer\(index)")
+            .replacingOccurrences(of: "PY-ACCT-", with: "PY\(index)-ACCT-")
+        guard changed != text else { continue }
+        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+        try Data(changed.utf8).write(to: url)
+        if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path) }
+    }
+}
+let script = work.appendingPathComponent("agent.json")
+try Data(#"{"answers": [{"action": "Log In", "values": {"username": "pyuser", "password": "py-wallet"}}], "biometric": ["match"]}"#.utf8)
+    .write(to: script)
+
+line("== \(pythonCount) add-card clients at once, \(pythonCount) Python issuers, Wallet's real deadlines (status 100 ms)")
+// Baseline: 8 in-process add-card commands at once, each with its own cold extensions.
+let baselineState = work.appendingPathComponent("state-python-baseline")
+for index in 1...pythonCount {
+    let open = Process()
+    open.executableURL = URL(fileURLWithPath: options.walletHost)
+    open.arguments = ["app", "open", "PythonIssuer\(index)", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon"]
+    open.standardOutput = FileHandle.nullDevice
+    try open.run()
+    open.waitUntilExit()
+}
+let baselineStarted = ContinuousClock.now
+var commands: [Process] = []
+for index in 1...pythonCount {
+    let command = Process()
+    command.executableURL = URL(fileURLWithPath: options.walletHost)
+    command.arguments = ["add-card", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon",
+                         "--issuer", "com.example.pythonissuer\(index)", "--user-agent", script.path]
+    command.standardOutput = FileHandle.nullDevice
+    command.standardError = FileHandle.nullDevice
+    try command.run()
+    commands.append(command)
+}
+for command in commands { command.waitUntilExit() }
+let baselineMilliseconds = milliseconds(ContinuousClock.now - baselineStarted)
+let baselineSucceeded = commands.filter { $0.terminationStatus == 0 }.count
+
+let pythonState = work.appendingPathComponent("state-python")
+let pythonDaemon = try Daemon(apps: appsPython, state: pythonState, arguments: ["--keep-warm"])
+for index in 1...pythonCount {
+    _ = try await pythonDaemon.call("apps.open", .object(["app": .string("PythonIssuer\(index)")]), as: JSONValue.self)
+}
+let pythonSocket = pythonDaemon.socket
+let daemonStarted = ContinuousClock.now
+let outcomes = try await withThrowingTaskGroup(of: (Bool, Double).self) { group in
+    for index in 1...pythonCount {
+        group.addTask {
+            let started = ContinuousClock.now
+            let client = try DaemonClient(connectingTo: pythonSocket)
+            let report = try await client.call("wallet.addCard", DaemonAPI.AddCardParams(issuer: "com.example.pythonissuer\(index)", userAgent: true),
+                                               as: FlowReport.self, onRequest: { request in
+                if request.method == WireMethod.uiPrompt {
+                    return JSONValue.object(["action": .string("Log In"), "values": .object(["username": .string("pyuser"), "password": .string("py-wallet")])])
+                }
+                return JSONValue.object(["success": .bool(true)])
+            })
+            if !report.succeeded {
+                line("  (daemon client \(index) failed: \(report.failure ?? "?"))")
+            }
+            return (report.succeeded, milliseconds(ContinuousClock.now - started))
+        }
+    }
+    var all: [(Bool, Double)] = []
+    for try await outcome in group { all.append(outcome) }
+    return all
+}
+let daemonMilliseconds = milliseconds(ContinuousClock.now - daemonStarted)
+pythonDaemon.stop()
+line("  in process, 8 commands at once (baseline): \(baselineSucceeded) of \(pythonCount) succeeded, all done in \(format(baselineMilliseconds, 0)) ms")
+line("  through the daemon, 8 clients at once:     \(outcomes.filter(\.0).count) of \(pythonCount) succeeded, all done in \(format(daemonMilliseconds, 0)) ms (per client p50 \(format(percentile(outcomes.map(\.1), 0.5), 1)) ms)")
+line("  ratio daemon/in-process wall time: \(format(daemonMilliseconds / baselineMilliseconds, 3))x")

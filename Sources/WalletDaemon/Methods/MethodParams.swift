@@ -1,0 +1,144 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+
+/// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
+public enum DaemonAPI {
+    public struct DeviceParams: Codable, Sendable {
+        public var device: DeviceKind?
+        public init(device: DeviceKind? = nil) { self.device = device }
+    }
+
+    public struct PassParams: Codable, Sendable {
+        public var primaryAccountIdentifier: String
+        public var primaryAccountNumberSuffix: String?
+        public var device: DeviceKind?
+        public var issuer: String?
+        public init(primaryAccountIdentifier: String, primaryAccountNumberSuffix: String? = nil, device: DeviceKind? = nil,
+                    issuer: String? = nil) {
+            self.primaryAccountIdentifier = primaryAccountIdentifier
+            self.primaryAccountNumberSuffix = primaryAccountNumberSuffix
+            self.device = device
+            self.issuer = issuer
+        }
+    }
+
+    public struct Removed: Codable, Sendable {
+        public var removed: Int
+    }
+
+    public struct DeviceSettingsParams: Codable, Sendable {
+        public var watchPaired: Bool?
+        public init(watchPaired: Bool? = nil) { self.watchPaired = watchPaired }
+    }
+
+    public struct OpenAppParams: Codable, Sendable {
+        /// A path to an `.app`, or an app name or bundle identifier among the daemon's apps.
+        public var app: String
+        public init(app: String) { self.app = app }
+    }
+
+    public struct OpenedApp: Codable, Sendable {
+        public var app: String
+        public var name: String
+        public var stdout: [String]
+        public var milliseconds: Double
+        public init(app: String, name: String, stdout: [String], milliseconds: Double) {
+            self.app = app
+            self.name = name
+            self.stdout = stdout
+            self.milliseconds = milliseconds
+        }
+    }
+
+    public struct Discovered: Codable, Sendable {
+        public var issuers: [DiscoveredIssuer]
+        public var milliseconds: Double
+    }
+
+    public struct AddCardParams: Codable, Sendable {
+        public var issuer: String?
+        public var device: DeviceKind?
+        /// `"all"` or entry identifiers.
+        public var select: [String]?
+        /// True when the client answers `ui.prompt` and `ui.biometric` requests.
+        public var userAgent: Bool?
+        public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil) {
+            self.issuer = issuer
+            self.device = device
+            self.select = select
+            self.userAgent = userAgent
+        }
+    }
+
+    public struct TranscriptLine: Codable, Sendable {
+        public var line: String
+    }
+
+    public struct SubscribeParams: Codable, Sendable {
+        /// Event kinds to receive (`call`, `exit`, ...); absent for every kind.
+        public var kinds: [String]?
+        public var bundleIdentifier: String?
+    }
+
+    public struct Subscribed: Codable, Sendable {
+        public var subscription: Int
+    }
+
+    public struct UnsubscribeParams: Codable, Sendable {
+        public var subscription: Int
+    }
+
+    public struct InstalledApp: Codable, Sendable {
+        public struct Extension: Codable, Sendable {
+            public var bundleIdentifier: String
+            public var role: ExtensionRole
+            public var path: String
+        }
+        public var bundleIdentifier: String
+        public var name: String
+        public var path: String
+        public var extensions: [Extension]
+    }
+
+    public struct AppsList: Codable, Sendable {
+        public var appsDirectory: String
+        public var apps: [InstalledApp]
+        /// Error findings of bundles that were not installed, as `path: key: problem`.
+        public var problems: [String]
+    }
+
+    public struct Processes: Codable, Sendable {
+        public var processes: [ProcessListing]
+    }
+
+    public struct Status: Codable, Sendable {
+        public var pid: Int32
+        public var version: Int
+        public var stateDirectory: String
+        public var appsDirectory: String
+        public var socket: String?
+        public var keepWarm: Bool
+        public var idleTimeoutSeconds: Double?
+        public var uptimeSeconds: Double
+        public var clients: Int
+        public var requestsInFlight: Int
+        /// Requests taken since the daemon started, this one included.
+        public var requestsServed: Int
+        public var extensions: Int
+        public var runningProcesses: Int
+        public var subscriptions: Int
+        public var reloads: Int
+        public var refusedPeers: Int
+        /// Event notifications dropped because a connected client read too slowly.
+        public var droppedEvents: Int
+        public var draining: Bool
+    }
+
+    public struct Stopping: Codable, Sendable {
+        public var stopping: Bool
+    }
+
+    /// The client API's version, in `host.status`.
+    public static let version = 1
+}

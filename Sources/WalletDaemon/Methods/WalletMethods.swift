@@ -1,0 +1,179 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+
+/// The client API's methods that need nothing from the CLI: host status and shutdown, apps,
+/// passes and device state, discovery, the add-card flow, event subscription and processes.
+public struct WalletMethods: Sendable {
+    public let server: DaemonServer
+    public let stateDirectory: URL
+    /// Starts the daemon's shutdown (the serve command's drain).
+    public let requestShutdown: @Sendable () -> Void
+
+    public init(server: DaemonServer, stateDirectory: URL, requestShutdown: @escaping @Sendable () -> Void) {
+        self.server = server
+        self.stateDirectory = stateDirectory
+        self.requestShutdown = requestShutdown
+    }
+
+    private var pool: ExtensionPool { server.pool }
+    private var device: SimulatedDevice { server.pool.device }
+
+    /// Registers every method on the server.
+    public func register() {
+        let server = server
+        server.register("host.status") { _ in await status() }
+        server.register("host.shutdown") { _ in
+            requestShutdown()
+            return DaemonAPI.Stopping(stopping: true)
+        }
+        server.register("apps.list") { _ in await appsList() }
+        server.register("apps.reload") { _ in await server.pool.reload() }
+        server.register("apps.open") { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
+        server.register("passes.list") { call in
+            let params = try call.params(DaemonAPI.DeviceParams.self)
+            return try device.passes().filter { params.device == nil || $0.device == params.device }
+        }
+        server.register("passes.add") { call in
+            let params = try call.params(DaemonAPI.PassParams.self)
+            let pass = PassRecord(primaryAccountIdentifier: params.primaryAccountIdentifier,
+                                  primaryAccountNumberSuffix: params.primaryAccountNumberSuffix ?? "0000",
+                                  device: params.device ?? .iphone, issuer: params.issuer ?? "manual")
+            try device.addPass(pass)
+            return pass
+        }
+        server.register("passes.remove") { call in
+            let params = try call.params(DaemonAPI.PassParams.self)
+            return DaemonAPI.Removed(removed: try device.removePass(primaryAccountIdentifier: params.primaryAccountIdentifier,
+                                                                    device: params.device))
+        }
+        server.register("passes.reset") { call in
+            try device.resetPasses(device: call.params(DaemonAPI.DeviceParams.self).device)
+            return ["reset": true]
+        }
+        server.register("device.get") { _ in try device.settings() }
+        server.register("device.set") { call in
+            let params = try call.params(DaemonAPI.DeviceSettingsParams.self)
+            if let paired = params.watchPaired { try device.updateSettings { $0.watchPaired = paired } }
+            return try device.settings()
+        }
+        server.register("wallet.discover") { call in
+            let params = try call.params(DaemonAPI.DeviceParams.self)
+            let flow = await makeFlow(userAgent: nil, transcript: { _ in })
+            let found = await flow.discoverTimed(params.device ?? .iphone)
+            return DaemonAPI.Discovered(issuers: found.issuers, milliseconds: found.milliseconds)
+        }
+        server.register("wallet.addCard") { call in try await addCard(call) }
+        server.register("events.subscribe") { call in try subscribe(call) }
+        server.register("events.unsubscribe") { call in
+            let params = try call.params(DaemonAPI.UnsubscribeParams.self)
+            guard call.client.removeSubscription(params.subscription) else {
+                throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "this client has no subscription \(params.subscription)")
+            }
+            server.hub.unsubscribe(params.subscription)
+            return ["unsubscribed": params.subscription]
+        }
+        server.register("processes.list") { _ in DaemonAPI.Processes(processes: await server.pool.processes()) }
+    }
+
+    private func status() async -> DaemonAPI.Status {
+        let counts = await pool.counts
+        let listings = await pool.processes()
+        return DaemonAPI.Status(
+            pid: getpid(), version: DaemonAPI.version, stateDirectory: stateDirectory.path,
+            appsDirectory: pool.appsDirectory.path, socket: server.socketPath, keepWarm: pool.keepWarm,
+            idleTimeoutSeconds: pool.configuration.idleTimeout.map { $0.milliseconds / 1000 },
+            uptimeSeconds: (Date().timeIntervalSince(server.startedAt) * 10).rounded() / 10,
+            clients: server.clientCount, requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
+            runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
+            reloads: await pool.reloads, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
+            draining: server.isDraining)
+    }
+
+    private func appsList() async -> DaemonAPI.AppsList {
+        let installed = await pool.installed
+        return DaemonAPI.AppsList(
+            appsDirectory: pool.appsDirectory.path,
+            apps: installed.apps.map { app in
+                DaemonAPI.InstalledApp(bundleIdentifier: app.bundleIdentifier, name: app.name, path: app.url.path,
+                                       extensions: app.extensions.map {
+                                           .init(bundleIdentifier: $0.bundleIdentifier, role: $0.role, path: $0.url.path)
+                                       })
+            },
+            problems: installed.findings.filter(\.isError).map(\.description))
+    }
+
+    private func openApp(_ params: DaemonAPI.OpenAppParams) async throws -> DaemonAPI.OpenedApp {
+        let installed = await pool.installed
+        let app: AppBundle
+        if params.app.hasSuffix(".app") || params.app.hasPrefix("/") {
+            let (loaded, findings) = BundleLoader().loadApp(at: URL(fileURLWithPath: params.app))
+            guard let loaded else {
+                throw DaemonError("cannot load \(params.app):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
+            }
+            app = loaded
+        } else {
+            guard let found = installed.app(named: params.app) else {
+                throw DaemonError("no app called \(params.app) in \(pool.appsDirectory.path)")
+            }
+            app = found
+        }
+        let device = device
+        // Opening runs the app to its end: off the cooperative threads, which must never block.
+        let result = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try AppLauncher(device: device).open(app) })
+            }
+        }
+        await pool.refresh(containingApp: app.bundleIdentifier)
+        return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,
+                                   milliseconds: result.run.milliseconds)
+    }
+
+    private func makeFlow(userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void) async -> AddCardFlow {
+        let pool = pool
+        return AddCardFlow(installed: await pool.installed, device: device, configuration: pool.configuration,
+                           userAgent: userAgent, transcript: transcript,
+                           runnerSource: { DaemonRunnerSource(pool: pool, userAgent: userAgent) })
+    }
+
+    private func addCard(_ call: DaemonCall) async throws -> FlowReport {
+        let params = try call.params(DaemonAPI.AddCardParams.self)
+        try device.checkStateReadable()
+        let client = call.client
+        let userAgent: (any UserAgent)? = params.userAgent == true ? ForwardingUserAgent(client: client) : nil
+        var options = AddCardOptions(device: params.device ?? .iphone, issuer: params.issuer)
+        if let select = params.select {
+            options.selection = select == ["all"] ? .all : .identifiers(select)
+        }
+        let flow = await makeFlow(userAgent: userAgent) { line in
+            client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: line))
+        }
+        for finding in await pool.installed.findings where finding.isError {
+            client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: "! \(finding)"))
+        }
+        return await flow.run(options)
+    }
+
+    private func subscribe(_ call: DaemonCall) throws -> DaemonAPI.Subscribed {
+        let params = try call.params(DaemonAPI.SubscribeParams.self)
+        var kinds: Set<HostEvent.Kind>?
+        if let names = params.kinds {
+            kinds = []
+            for name in names {
+                guard let kind = HostEvent.Kind(rawValue: name) else {
+                    throw RPCErrorObject(code: RPCErrorCode.invalidParams,
+                                         message: "no event kind \(name); kinds are \(HostEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                kinds?.insert(kind)
+            }
+        }
+        let client = call.client
+        let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { event in
+            client.notify("events.event", event, droppable: true)
+        })
+        client.addSubscription(id)
+        return DaemonAPI.Subscribed(subscription: id)
+    }
+}

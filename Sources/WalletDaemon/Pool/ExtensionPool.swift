@@ -1,0 +1,268 @@
+import Foundation
+import WalletHostCore
+import WalletSimulator
+
+/// The daemon's extension processes: one warm ``ExtensionRunner`` per extension bundle, shared
+/// by every client; with keep-warm, every installed issuer's non-UI extension launched at start
+/// and after each reload, and relaunched with backoff when it crashes (``CrashLoopPolicy``).
+///
+/// A reload replaces the runner of a bundle that was rebuilt or removed: new calls get the new
+/// one at once, the old process is stopped once its calls in flight have finished.
+public actor ExtensionPool {
+    private struct Entry {
+        var bundle: ExtensionBundle
+        var runner: ExtensionRunner
+        var fingerprint: BundleFingerprint
+        var keepWarm: Bool
+        var crashes = CrashLoopPolicy()
+        var crashLooping = false
+    }
+
+    /// The configuration every runner gets (events, services, limits, idle timeout).
+    public nonisolated let configuration: HostConfiguration
+    public nonisolated let appsDirectory: URL
+    public nonisolated let device: SimulatedDevice
+    public nonisolated let keepWarm: Bool
+    private let hub: EventHub
+    /// Keyed by the `.appex` path.
+    private var entries: [String: Entry] = [:]
+    /// Runners replaced by a reload, stopping once idle.
+    private var retiring = 0
+    public private(set) var installed: InstalledApps
+    public private(set) var reloads = 0
+    private var stopped = false
+
+    public init(configuration: HostConfiguration, appsDirectory: URL, device: SimulatedDevice, keepWarm: Bool, hub: EventHub) {
+        var configuration = configuration
+        configuration.events = hub
+        configuration.services = DeviceServices(device: device)
+        self.configuration = configuration
+        self.appsDirectory = appsDirectory
+        self.device = device
+        self.keepWarm = keepWarm
+        self.hub = hub
+        installed = InstalledApps(apps: [])
+    }
+
+    /// The runner for an `.appex` given by path (`wallet-host call`), loading the bundle once
+    /// and again when it was rebuilt since (a bundle outside the apps directory is not watched).
+    /// - Throws: ``DaemonError`` with the loader's findings when the bundle cannot be loaded.
+    public func runner(forAppex url: URL) throws -> ExtensionRunner {
+        let key = url.standardizedFileURL.path
+        if let entry = entries[key] {
+            if entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) {
+                return entry.runner
+            }
+            entries[key] = nil
+            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
+        }
+        let (bundle, findings) = BundleLoader().loadExtension(at: url)
+        guard let bundle else {
+            let errors = findings.filter { $0.severity == .error }
+            throw DaemonError("cannot load \(url.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        return try runner(for: bundle)
+    }
+
+    /// The runner for a loaded extension bundle: the warm one, or a new one. (Reloads replace
+    /// the runners of rebuilt bundles in the apps directory, so no file is looked at here.)
+    /// - Throws: ``StateError`` when its App Group containers cannot be created.
+    public func runner(for bundle: ExtensionBundle) throws -> ExtensionRunner {
+        let key = bundle.url.standardizedFileURL.path
+        if let entry = entries[key] { return entry.runner }
+        let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups))
+        let isInstalledIssuer = installed.apps.contains { $0.extensions.contains { $0.url.standardizedFileURL.path == key } }
+        let warm = keepWarm && bundle.role == .nonUI && isInstalledIssuer
+        // A kept-warm process is never stopped for idleness; any other one is, as in a command.
+        var runnerConfiguration = configuration
+        if warm { runnerConfiguration.idleTimeout = nil }
+        let runner = ExtensionRunner(descriptor: descriptor, configuration: runnerConfiguration)
+        entries[key] = Entry(bundle: bundle, runner: runner, fingerprint: fingerprint, keepWarm: warm)
+        return runner
+    }
+
+    /// Rescans the apps directory: bundles removed or rebuilt are retired, crash-looping marks
+    /// are cleared, and with keep-warm every installed non-UI extension is launched.
+    /// - Returns: what changed, in a few words per bundle.
+    @discardableResult
+    public func reload() async -> ReloadSummary {
+        guard !stopped else { return ReloadSummary() }
+        reloads += 1
+        installed = InstalledApps(directory: appsDirectory)
+        var summary = ReloadSummary()
+        let installedExtensions = Dictionary(installed.apps.flatMap(\.extensions).map { ($0.url.standardizedFileURL.path, $0) },
+                                             uniquingKeysWith: { first, _ in first })
+        for (key, entry) in entries {
+            let underApps = key.hasPrefix(appsDirectory.standardizedFileURL.path + "/")
+            if let bundle = installedExtensions[key] {
+                let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
+                if fingerprint != entry.fingerprint || bundle != entry.bundle {
+                    entries[key] = nil
+                    retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
+                    summary.replaced.append(bundle.bundleIdentifier)
+                } else {
+                    entries[key]?.crashes.reset()
+                    entries[key]?.crashLooping = false
+                }
+            } else if underApps || !FileManager.default.fileExists(atPath: key) {
+                entries[key] = nil
+                retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle removed")
+                summary.removed.append(entry.bundle.bundleIdentifier)
+            }
+        }
+        // UI extensions run per flow, with the flow's user agent: the pool keeps non-UI ones.
+        for (key, bundle) in installedExtensions where entries[key] == nil && bundle.role == .nonUI {
+            summary.added.append(bundle.bundleIdentifier)
+            _ = try? runner(for: bundle)
+        }
+        if keepWarm { await warmAll() }
+        summary.added.sort()
+        summary.replaced.sort()
+        summary.removed.sort()
+        return summary
+    }
+
+    /// Replaces the processes of an app's extensions with fresh ones (once their calls in flight
+    /// are over): after the app was opened, since it wrote its App Group, and a process that read
+    /// its shared defaults at launch (corelibs `UserDefaults` does not see another process's
+    /// writes) would answer from the old ones. Kept-warm extensions are launched again at once.
+    public func refresh(containingApp bundleIdentifier: String) async {
+        var relaunch: [ExtensionRunner] = []
+        for (key, entry) in entries where entry.bundle.containingAppBundleIdentifier == bundleIdentifier {
+            entries[key] = nil
+            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "containing app opened")
+            if let runner = try? runner(for: entry.bundle), entries[key]?.keepWarm == true { relaunch.append(runner) }
+        }
+        for runner in relaunch { await runner.prewarm() }
+    }
+
+    /// Launches every kept-warm extension that has no process, concurrently.
+    private func warmAll() async {
+        let runners = entries.values.filter { $0.keepWarm && !$0.crashLooping }.map(\.runner)
+        await withTaskGroup(of: Void.self) { group in
+            for runner in runners {
+                group.addTask {
+                    if await runner.pid == nil { await runner.prewarm() }
+                }
+            }
+        }
+    }
+
+    /// A process ended without the host asking: with keep-warm, launch it again after the
+    /// policy's delay, or mark it crash-looping.
+    public func processCrashed(bundleIdentifier: String) {
+        guard !stopped else { return }
+        for (key, entry) in entries where entry.bundle.bundleIdentifier == bundleIdentifier && entry.keepWarm {
+            switch entries[key]!.crashes.recordCrash(at: .now) {
+            case .crashLooping:
+                entries[key]!.crashLooping = true
+            case .relaunch(let delay):
+                let runner = entry.runner
+                Task {
+                    try? await Task.sleep(for: delay)
+                    await self.relaunch(key: key, runner: runner)
+                }
+            }
+        }
+    }
+
+    private func relaunch(key: String, runner: ExtensionRunner) async {
+        guard !stopped, let entry = entries[key], entry.runner === runner, !entry.crashLooping else { return }
+        if await runner.pid == nil { await runner.prewarm() }
+    }
+
+    /// What `wallet-host ps` lists: every extension the daemon has a runner for.
+    public func processes() async -> [ProcessListing] {
+        let table = hub.table
+        var listings: [ProcessListing] = []
+        for entry in entries.values {
+            let row = table.rows[entry.bundle.bundleIdentifier] ?? ProcessTable.Row(bundleIdentifier: entry.bundle.bundleIdentifier)
+            let pid = await entry.runner.pid
+            listings.append(ProcessListing(row: row, pid: pid, path: entry.bundle.url.path, keepWarm: entry.keepWarm,
+                                           crashLooping: entry.crashLooping))
+        }
+        // Extensions run for one flow only (UI extensions) still have rows in the table.
+        let known = Set(listings.map(\.bundleIdentifier))
+        for row in table.rows.values where !known.contains(row.bundleIdentifier) {
+            listings.append(ProcessListing(row: row, pid: row.pid, path: nil, keepWarm: false, crashLooping: false))
+        }
+        return listings.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
+    }
+
+    /// How many runners the pool holds, and how many are being retired.
+    public var counts: (runners: Int, retiring: Int) { (entries.count, retiring) }
+
+    /// Stops every process with the normal stop sequence, concurrently, and takes no more work.
+    public func stopAll(reason: String) async {
+        stopped = true
+        let runners = entries.values.map(\.runner)
+        entries.removeAll()
+        await withTaskGroup(of: Void.self) { group in
+            for runner in runners { group.addTask { await runner.stop(reason: reason) } }
+        }
+        while retiring > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// Stops a replaced runner once the calls it has in flight are over (the longest deadline
+    /// plus the hang grace at most).
+    private func retire(_ runner: ExtensionRunner, bundleIdentifier: String, reason: String) {
+        retiring += 1
+        let hub = hub
+        Task {
+            let give = ContinuousClock.now + .seconds(25)
+            while (hub.table.rows[bundleIdentifier]?.callsInFlight ?? 0) > 0 && ContinuousClock.now < give {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            await runner.stop(reason: reason)
+            self.retired()
+        }
+    }
+
+    private func retired() { retiring -= 1 }
+}
+
+/// What a reload changed, by bundle identifier.
+public struct ReloadSummary: Sendable, Codable, Equatable {
+    public var added: [String] = []
+    public var replaced: [String] = []
+    public var removed: [String] = []
+    public init() {}
+}
+
+/// One line of `wallet-host ps`.
+public struct ProcessListing: Sendable, Codable, Equatable {
+    /// `warm` (kept warm, no call), `busy` (a call in flight), `idle` (running, stopped after the
+    /// idle timeout), `stopped`, `crash-looping`.
+    public var state: String
+    public var bundleIdentifier: String
+    public var pid: Int32?
+    public var path: String?
+    public var calls: Int
+    public var deadlineMisses: Int
+    public var peakFootprintBytes: Int?
+    public var launches: Int
+    public var crashes: Int
+    public var uptimeSeconds: Double?
+    public var lastError: String?
+
+    init(row: ProcessTable.Row, pid: Int32?, path: String?, keepWarm: Bool, crashLooping: Bool) {
+        bundleIdentifier = row.bundleIdentifier
+        self.pid = pid
+        self.path = path
+        calls = row.calls
+        deadlineMisses = row.deadlineMisses
+        peakFootprintBytes = row.peakFootprintBytes
+        launches = row.launches
+        crashes = row.crashes
+        lastError = row.lastError
+        uptimeSeconds = pid.flatMap { row.starts[$0]?.time }.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
+        if pid == nil {
+            state = crashLooping ? "crash-looping" : "stopped"
+        } else if row.callsInFlight > 0 {
+            state = "busy"
+        } else {
+            state = keepWarm ? "warm" : "idle"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import WalletWire
+
+/// One connected client, as the daemon sees it: its channel, the requests it has in flight
+/// (cancelled when it leaves), and the requests the daemon sent it (forwarded prompts), which
+/// fail at once when it leaves.
+public final class ClientSession: Sendable {
+    private struct State {
+        var work: [JSONValue: Task<Void, Never>] = [:]
+        /// Requests whose task finished before it was tracked.
+        var finishedEarly: Set<JSONValue> = []
+        var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+        var nextRequestID = 1
+        var subscriptions: [Int] = []
+    }
+
+    public let id: Int
+    /// The client's process, as `SO_PEERCRED` gave it.
+    public let peerPID: Int32
+    public let channel: LineChannel
+    private let state = Mutex(State())
+
+    init(id: Int, peerPID: Int32, channel: LineChannel) {
+        self.id = id
+        self.peerPID = peerPID
+        self.channel = channel
+    }
+
+    /// Sends a notification; `droppable` ones (events) may be dropped for a slow client.
+    public func notify(_ method: String, _ params: any Encodable & Sendable, droppable: Bool = false) {
+        channel.send(DaemonLine.request(id: nil, method: method, params: params), droppable: droppable)
+    }
+
+    /// Sends a request to the client and waits for its answer (a forwarded `ui.prompt`).
+    /// - Throws: ``RPCErrorObject`` when the client answers with an error or is gone.
+    public func request(_ method: String, _ params: any Encodable & Sendable) async throws -> JSONValue {
+        let id = state.withLock { state -> Int in
+            defer { state.nextRequestID += 1 }
+            return state.nextRequestID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                state.withLock { $0.waiting[id] = continuation }
+                if !channel.send(DaemonLine.request(id: .integer(id), method: method, params: params)) {
+                    state.withLock { $0.waiting.removeValue(forKey: id) }?
+                        .resume(throwing: RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client that started the flow is gone"))
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.waiting.removeValue(forKey: id) }?
+                .resume(throwing: RPCErrorObject(code: RPCErrorCode.requestCancelled, message: "the flow was cancelled"))
+        }
+    }
+
+    /// A response from the client to one of the daemon's requests.
+    func answer(_ message: DaemonMessage) {
+        guard case .integer(let id)? = message.id,
+              let continuation = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+        if let error = message.error {
+            continuation.resume(throwing: error)
+        } else {
+            continuation.resume(returning: message.result ?? .null)
+        }
+    }
+
+    /// Tracks a request's task so that the client's leaving cancels it.
+    func track(_ id: JSONValue, _ task: Task<Void, Never>) {
+        state.withLock { state in
+            if state.finishedEarly.remove(id) == nil { state.work[id] = task }
+        }
+    }
+
+    func taskFor(_ id: JSONValue) -> Task<Void, Never>? {
+        state.withLock { $0.work[id] }
+    }
+
+    func finished(_ id: JSONValue) {
+        state.withLock { state in
+            if state.work.removeValue(forKey: id) == nil { state.finishedEarly.insert(id) }
+        }
+    }
+
+    func addSubscription(_ id: Int) {
+        state.withLock { $0.subscriptions.append(id) }
+    }
+
+    func removeSubscription(_ id: Int) -> Bool {
+        state.withLock { state in
+            guard let index = state.subscriptions.firstIndex(of: id) else { return false }
+            state.subscriptions.remove(at: index)
+            return true
+        }
+    }
+
+    /// The client left: cancel its work, fail the daemon's requests to it.
+    /// - Returns: its subscriptions, to remove from the hub.
+    func disconnected() -> [Int] {
+        let (work, waiting, subscriptions) = state.withLock { state in
+            defer {
+                state.work.removeAll()
+                state.waiting.removeAll()
+                state.subscriptions.removeAll()
+            }
+            return (Array(state.work.values), Array(state.waiting.values), state.subscriptions)
+        }
+        for task in work { task.cancel() }
+        for continuation in waiting {
+            continuation.resume(throwing: RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client that started the flow is gone"))
+        }
+        return subscriptions
+    }
+
+    /// Requests of this client in flight.
+    public var requestsInFlight: Int { state.withLock { $0.work.count } }
+}
+
+extension ClientSession {
+    /// `$/cancelRequest` from the client: cancel that request's task.
+    func cancelTask(_ id: JSONValue) {
+        taskFor(id)?.cancel()
+    }
+}

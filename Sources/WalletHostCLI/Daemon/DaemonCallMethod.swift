@@ -1,0 +1,59 @@
+import Foundation
+import WalletDaemon
+import WalletHostCore
+import WalletWire
+
+/// `extension.call`, the client API's one call: the daemon's warm process for the `.appex`
+/// runs it, and the answer is the report `wallet-host call --json` prints (plus, when asked,
+/// the human transcript), so a call through the daemon prints what an in-process one does.
+enum DaemonCallMethod {
+    struct Params: Codable, Sendable {
+        var appex: String
+        var method: String
+        var params: JSONValue?
+        /// This call's deadline in milliseconds, instead of the daemon's for the method.
+        var deadlineMs: Double?
+        /// Also answer the human transcript.
+        var transcript: Bool?
+    }
+
+    struct Answer<Report: Encodable & Sendable>: Encodable, Sendable {
+        var report: Report
+        var transcript: String?
+        var succeeded: Bool
+    }
+
+    static func register(on server: DaemonServer) {
+        let pool = server.pool
+        let hub = server.hub
+        server.register("extension.call") { call in
+            let params = try call.params(Params.self)
+            let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
+            let deadline = params.deadlineMs.map { Duration.microseconds(Int64($0 * 1000)) }
+            let from = hub.nextSequence
+            let outcome = await MethodResultShape.call(runner, method: params.method, params: params.params ?? .object([:]),
+                                                       deadline: deadline)
+            var lateNote: String?
+            if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded, let pid = outcome.pid {
+                let event = await hub.firstEvent(from: from, within: runner.configuration.hangGrace + .milliseconds(200)) {
+                    $0.pid == pid && CallCommand.endsTheWait($0)
+                }
+                lateNote = CallCommand.lateNote(event)
+            }
+            let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
+            let succeeded: Bool
+            if case .failure = outcome.result { succeeded = false } else { succeeded = true }
+            // Whether the process that answered runs in the sandbox, from its spawn event.
+            let spawns = outcome.pid.flatMap { hub.table.rows[runner.descriptor.bundleIdentifier]?.starts[$0] }.map { [$0] } ?? []
+            var transcript: String?
+            if params.transcript == true {
+                transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
+                                              lateNote: lateNote)
+                if let sandbox = SandboxSummary.note(spawns) { transcript! += "\n" + sandbox }
+            }
+            return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote,
+                                                    sandboxed: SandboxSummary.sandboxed(spawns)),
+                          transcript: transcript, succeeded: succeeded)
+        }
+    }
+}

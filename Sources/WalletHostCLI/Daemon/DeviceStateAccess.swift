@@ -1,0 +1,89 @@
+import Foundation
+import WalletDaemon
+import WalletHostCore
+import WalletSimulator
+import WalletWire
+
+/// Where `passes`, `device` and `app open` read and change the simulated device: the state
+/// directory in this process, or the daemon serving it. Both print the same.
+protocol DeviceStateAccess {
+    func passes() async throws -> [PassRecord]
+    func addPass(_ pass: PassRecord) async throws -> PassRecord
+    func removePass(primaryAccountIdentifier: String, device: DeviceKind?) async throws -> Int
+    func resetPasses(device: DeviceKind?) async throws
+    func settings() async throws -> DeviceSettings
+    func setWatchPaired(_ paired: Bool) async throws
+    /// Opens a containing app given by path, or by name or bundle identifier in the apps directory.
+    func openApp(_ reference: String, appsDirectory: String?) async throws -> DaemonAPI.OpenedApp
+}
+
+/// The state directory, in this process.
+struct LocalDeviceState: DeviceStateAccess {
+    let device: SimulatedDevice
+
+    func passes() throws -> [PassRecord] { try device.passes() }
+
+    func addPass(_ pass: PassRecord) throws -> PassRecord {
+        try device.addPass(pass)
+        return pass
+    }
+
+    func removePass(primaryAccountIdentifier: String, device kind: DeviceKind?) throws -> Int {
+        try device.removePass(primaryAccountIdentifier: primaryAccountIdentifier, device: kind)
+    }
+
+    func resetPasses(device kind: DeviceKind?) throws { try device.resetPasses(device: kind) }
+
+    func settings() throws -> DeviceSettings { try device.settings() }
+
+    func setWatchPaired(_ paired: Bool) throws { try device.updateSettings { $0.watchPaired = paired } }
+
+    func openApp(_ reference: String, appsDirectory: String?) throws -> DaemonAPI.OpenedApp {
+        let app = try StateCommands.loadApp(reference, appsDirectory: appsDirectory)
+        let result = try AppLauncher(device: device).open(app)
+        return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,
+                                   milliseconds: result.run.milliseconds)
+    }
+}
+
+/// The daemon serving the state directory.
+struct DaemonDeviceState: DeviceStateAccess {
+    let client: DaemonClient
+
+    func passes() async throws -> [PassRecord] {
+        try await DaemonRoute.call(client, "passes.list", DaemonAPI.DeviceParams(), as: [PassRecord].self)
+    }
+
+    func addPass(_ pass: PassRecord) async throws -> PassRecord {
+        try await DaemonRoute.call(client, "passes.add",
+                                   DaemonAPI.PassParams(primaryAccountIdentifier: pass.primaryAccountIdentifier,
+                                                        primaryAccountNumberSuffix: pass.primaryAccountNumberSuffix,
+                                                        device: pass.device, issuer: pass.issuer), as: PassRecord.self)
+    }
+
+    func removePass(primaryAccountIdentifier: String, device: DeviceKind?) async throws -> Int {
+        try await DaemonRoute.call(client, "passes.remove",
+                                   DaemonAPI.PassParams(primaryAccountIdentifier: primaryAccountIdentifier, device: device),
+                                   as: DaemonAPI.Removed.self).removed
+    }
+
+    func resetPasses(device: DeviceKind?) async throws {
+        _ = try await DaemonRoute.call(client, "passes.reset", DaemonAPI.DeviceParams(device: device), as: JSONValue.self)
+    }
+
+    func settings() async throws -> DeviceSettings {
+        try await DaemonRoute.call(client, "device.get", DaemonAPI.DeviceSettingsParams(), as: DeviceSettings.self)
+    }
+
+    func setWatchPaired(_ paired: Bool) async throws {
+        _ = try await DaemonRoute.call(client, "device.set", DaemonAPI.DeviceSettingsParams(watchPaired: paired), as: DeviceSettings.self)
+    }
+
+    func openApp(_ reference: String, appsDirectory: String?) async throws -> DaemonAPI.OpenedApp {
+        let url = URL(fileURLWithPath: reference)
+        let isPath = url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path)
+        return try await DaemonRoute.call(client, "apps.open",
+                                          DaemonAPI.OpenAppParams(app: isPath ? url.standardizedFileURL.path : reference),
+                                          as: DaemonAPI.OpenedApp.self)
+    }
+}

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+import Synchronization
+import WalletDaemon
+import WalletHostCore
+import WalletSimulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `wallet-host serve`: the host daemon. It owns a state directory, listens on a Unix socket,
+/// keeps extensions warm and serves every client from them (docs/DAEMON.md).
+struct ServeCommand {
+    let appsURL: URL
+    let stateURL: URL
+    let socketPath: String
+    let keepWarm: Bool
+    let drainGrace: Duration
+    let configuration: HostConfiguration
+
+    static let spec = CommandSpec(
+        "serve",
+        summary: """
+            Run the host daemon for a state directory: it listens on a Unix socket (mode 0600, own uid \
+            only), keeps extensions warm, reloads the apps directory when it changes or on SIGHUP, and \
+            serves the other commands, which use it when it answers (docs/DAEMON.md). SIGTERM or SIGINT \
+            stop it gracefully.
+            """,
+        options: [CommonOptions.apps,
+                  CommonOptions.state,
+                  .valued("socket", "PATH", help: "Listen here instead of <state>/wallet-host.sock."),
+                  .flag("keep-warm", help: """
+                      Launch every installed issuer's non-UI extension at start and after each reload, and \
+                      relaunch one that crashes, with backoff; after 3 crashes in 5 minutes it is crash-looping \
+                      and stays stopped until the next reload.
+                      """),
+                  .valued("idle-timeout", "DURATION", help: """
+                      Without --keep-warm, stop an extension after this long without a call (default 30s).
+                      """),
+                  .valued("drain-grace", "DURATION", help: """
+                      On SIGTERM, SIGINT or host.shutdown, how long requests in flight may take to finish \
+                      before every extension is stopped (default 20s).
+                      """)],
+        takesHostOptions: true)
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
+        guard parsed.positionals.isEmpty else { throw UsageError("serve takes no positional arguments") }
+        appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath).standardizedFileURL
+        stateURL = StateCommands.stateURL(parsed).standardizedFileURL
+        socketPath = parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? DaemonRoute.socketPath(forState: stateURL)
+        keepWarm = parsed.has("keep-warm")
+        var configuration = try HostOptions.configuration(from: parsed)
+        if let text = parsed.value("idle-timeout") {
+            guard let idle = HostConfiguration.parseDuration(text), idle > .zero else {
+                throw UsageError("--idle-timeout expects a duration such as 30s or 500ms, not \"\(text)\"")
+            }
+            configuration.idleTimeout = idle
+        }
+        self.configuration = configuration
+        if let text = parsed.value("drain-grace") {
+            guard let grace = HostConfiguration.parseDuration(text) else {
+                throw UsageError("--drain-grace expects a duration such as 20s or 500ms, not \"\(text)\"")
+            }
+            drainGrace = grace
+        } else {
+            drainGrace = .seconds(20)
+        }
+    }
+
+    func run() async throws -> Int32 {
+        // One thread per extension (its I/O thread) would otherwise get glibc's per-thread
+        // malloc arenas, which keep memory the daemon no longer uses: two arenas are plenty.
+        _ = setMallocOption(mallocArenaMaximum, 2)
+        let state = StateDirectory(url: stateURL)
+        let lock = try DaemonLock(stateDirectory: stateURL)
+        let listener: Int32
+        let ownedSocket: String?
+        if let inherited = try SocketActivation.inheritedListener() {
+            listener = inherited
+            ownedSocket = nil
+        } else {
+            try Self.removeStaleSocket(at: socketPath)
+            listener = try UnixSocket.listen(path: socketPath)
+            ownedSocket = socketPath
+        }
+        let device = SimulatedDevice(state: state)
+        let poolBox = Mutex<ExtensionPool?>(nil)
+        let hub = EventHub(log: try EventLogFile(directory: state.logsURL)) { event in
+            guard let bundle = event.bundleIdentifier, let pool = poolBox.withLock({ $0 }) else { return }
+            Task { await pool.processCrashed(bundleIdentifier: bundle) }
+        }
+        let pool = ExtensionPool(configuration: configuration, appsDirectory: appsURL, device: device, keepWarm: keepWarm, hub: hub)
+        poolBox.withLock { $0 = pool }
+        let server = DaemonServer(listener: listener, socketPath: ownedSocket, lock: lock, hub: hub, pool: pool)
+        let grace = drainGrace
+        let shutdown: @Sendable (String) -> Void = { reason in
+            Task { await server.shutdown(grace: grace, reason: reason) }
+        }
+        WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
+        DaemonCallMethod.register(on: server)
+        DaemonConformMethod.register(on: server)
+        await pool.reload()
+        let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
+        let signals = Self.handleSignals(shutdown: shutdown, reload: { Task { await pool.reload() } })
+        server.start()
+        let listening = ownedSocket ?? "an inherited socket (fd \(listener))"
+        FileHandle.standardError.write(Data("""
+            wallet-host serve: pid \(getpid()) serves \(stateURL.path) on \(listening); apps \(appsURL.path)\
+            \(keepWarm ? ", kept warm" : "")\(watcher == nil ? "; the apps directory is not watched (inotify failed)" : "")
+
+            """.utf8))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                server.waitUntilFinished()
+                continuation.resume()
+            }
+        }
+        withExtendedLifetime(signals) {}
+        withExtendedLifetime(watcher) {}
+        FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
+        return 0
+    }
+
+    /// A socket file left by a daemon that was killed: nothing answers on it, and this process
+    /// holds the state directory's lock, so it is removed. One that answers belongs to a live
+    /// daemon (of another state directory sharing `--socket`) and is an error.
+    private static func removeStaleSocket(at path: String) throws {
+        var info = Glibc.stat.init()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw CommandFailure("\(path) exists and is not a socket; remove it or use another --socket")
+        }
+        if (try? DaemonClient(connectingTo: path)) != nil {
+            throw CommandFailure("a wallet-host daemon already answers on \(path); stop it first or use another --socket")
+        }
+        unlink(path)
+    }
+
+    /// SIGTERM and SIGINT drain and stop; SIGHUP reloads the apps directory.
+    private static func handleSignals(shutdown: @escaping @Sendable (String) -> Void,
+                                      reload: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        var sources: [any DispatchSourceSignal] = []
+        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if number == SIGHUP { reload() } else { shutdown("daemon stopped by \(name)") }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+}
+
+/// glibc's `mallopt(3)` (`<malloc.h>` is not part of the Glibc module).
+@_silgen_name("mallopt")
+private func setMallocOption(_ parameter: Int32, _ value: Int32) -> Int32
+/// `M_ARENA_MAX` in `<malloc.h>`.
+private let mallocArenaMaximum: Int32 = -8

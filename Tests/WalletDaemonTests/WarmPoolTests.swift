@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import WalletDaemon
+import WalletTestSupport
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keep-warm, crash-loop backoff and live reload, with a real daemon and real extensions.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct WarmPoolTests {
+    static let helper = "com.example.testhelper.TestHelperExt"
+
+    @Test func aKilledWarmExtensionIsRelaunchedUntilItCrashLoopsThenAReloadRevivesIt() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
+        var pid: Int32 = 0
+        for crash in 1...3 {
+            try await eventually("warm before crash \(crash)") {
+                guard let listing = try await daemon.process(Self.helper), let running = listing.pid, running != pid else { return false }
+                pid = running
+                return listing.state == "warm"
+            }
+            kill(pid, SIGKILL)
+        }
+        try await eventually("crash-looping after 3 crashes") {
+            try await daemon.process(Self.helper)?.state == "crash-looping"
+        }
+        // Left stopped: no relaunch comes.
+        try await Task.sleep(for: .milliseconds(600))
+        let looping = try #require(try await daemon.process(Self.helper))
+        #expect(looping.state == "crash-looping")
+        #expect(looping.pid == nil)
+        #expect(looping.crashes == 3)
+        #expect(looping.lastError?.contains("SIGKILL") == true, "\(looping.lastError ?? "")")
+
+        daemon.signal(SIGHUP)
+        try await eventually("warm again after SIGHUP") {
+            try await daemon.process(Self.helper)?.state == "warm"
+        }
+    }
+
+    /// The watch reloads 100-300 ms after the last change; the time allowed on top covers the
+    /// relaunch on a machine other builds keep busy.
+    @Test func aBundleCopiedInRebuiltAndRemovedIsPickedUpWithinASecond() async throws {
+        let apps = try TemporaryDirectory(prefix: "wallet-host-apps").url
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
+        #expect(try await daemon.processes().isEmpty)
+
+        // Added: copied in under a temporary name, then renamed, as an installer does.
+        let staging = apps.appendingPathComponent(".TestHelper.app.partial")
+        try FileManager.default.copyItem(at: ExampleBundles.testHelperApp, to: staging)
+        try FileManager.default.moveItem(at: staging, to: apps.appendingPathComponent("TestHelper.app"))
+        var first: Int32 = 0
+        try await eventually("the copied bundle warm", timeout: .seconds(2.5)) {
+            guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
+            first = pid
+            return true
+        }
+
+        // Rebuilt: a new executable replaces the old one.
+        let executable = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex/TestHelperExt")
+        let rebuilt = executable.deletingLastPathComponent().appendingPathComponent(".TestHelperExt.new")
+        try FileManager.default.copyItem(at: executable, to: rebuilt)
+        #expect(rename(rebuilt.path, executable.path) == 0)
+        try await eventually("the rebuilt bundle relaunched", timeout: .seconds(2.5)) {
+            guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
+            return pid != first
+        }
+        try await eventually("the old process stopped") { !processExists(first) }
+
+        // Removed.
+        try FileManager.default.removeItem(at: apps.appendingPathComponent("TestHelper.app"))
+        try await eventually("the removed bundle gone", timeout: .seconds(2.5)) {
+            try await daemon.process(Self.helper)?.pid == nil
+        }
+        let apps2 = try DaemonClient.decode(DaemonAPI.AppsList.self, from: try await daemon.call("apps.list"))
+        #expect(apps2.apps.isEmpty)
+    }
+
+    @Test func aReloadLetsACallInFlightOnTheOldProcessFinish() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")
+        try ExampleBundles.setMode("slow-status 600", appex: appex)
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
+        try await eventually("warm") { try await daemon.process(Self.helper)?.pid != nil }
+        let call = Task {
+            try await daemon.call("extension.call", .object(["appex": .string(appex.path), "method": .string("status"),
+                                                             "deadlineMs": .double(5000)]))
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let executable = appex.appendingPathComponent("TestHelperExt")
+        let rebuilt = appex.appendingPathComponent(".new")
+        try FileManager.default.copyItem(at: executable, to: rebuilt)
+        #expect(rename(rebuilt.path, executable.path) == 0)
+        let answer = try await call.value
+        #expect(answer["succeeded"] == .bool(true), "\(answer)")
+    }
+}
