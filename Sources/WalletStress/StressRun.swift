@@ -173,7 +173,7 @@ public final class StressRun: Sendable {
         }
         progress.withLock { state in
             if cold { state.coldLaunches += 1 }
-            if let fault, injected == nil { state.faultsMissed += 1 }
+            if fault != nil, injected == nil { state.faultsMissed += 1 }
             if let injected { state.faultsInjected[injected, default: 0] += 1 }
         }
         if cold { await runner.stop(reason: "cold stress call finished") }

@@ -287,7 +287,7 @@ public actor ExtensionRunner {
             return callsInFlight > 0 ? .now + idleTimeout : due
         }
         idleWatcher = nil
-        await stop(.idle)
+        _ = await stop(.idle)
         return nil
     }
 }
