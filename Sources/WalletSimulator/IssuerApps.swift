@@ -66,6 +66,7 @@ public struct AppLauncher: Sendable {
             let last = run.stderrLines.last.map { "; stderr: \($0)" } ?? ""
             throw StateError("\(app.name) \(reason)\(last)")
         }
+        SandboxPlan.giveToUnprivilegedUser(groups.values.sorted())
         try device.updateSettings { settings in
             if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
         }

@@ -40,7 +40,7 @@ struct SourceCompatibilityTests {
         #expect(events.outputLines.contains { $0.hasPrefix(warning) }, "\(events.outputLines)")
     }
 
-    @Test("UserDefaults(suiteName:) reads the App Group file the app wrote, and a warm extension sees a later write")
+    @Test("UserDefaults(suiteName:) reads the App Group file the app wrote")
     func appGroupDefaultsAreShared() async throws {
         let (runner, _, state) = try ExampleBundles.runner(appex: Self.sampleNonUI)
         defer { Task { await runner.stop() } }
@@ -53,19 +53,28 @@ struct SourceCompatibilityTests {
         #expect(entries.entries.map(\.identifier) == ["FPANID-A-1111"])
         // UIImage(named: "card-ocean") found the art in the .appex and it travelled as PNG.
         #expect(entries.entries.first?.art.png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
 
-        // The app logs in again with a second card while the extension stays warm.
-        try Self.writeDefaultsAsTheAppWould(container: container, cards: ["FPANID-A-1111", "FPANID-B-2222"])
-        // Foundation rereads a changed file when the SDK synchronizes before the next call; poll
-        // briefly all the same, since the test only needs the change to arrive.
+    @Test("an extension already running when the app first logs in sees what the app wrote")
+    func aWarmExtensionSeesTheAppsLogin() async throws {
+        let (runner, _, state) = try ExampleBundles.runner(appex: Self.sampleNonUI)
+        defer { Task { await runner.stop() } }
+        let before = try await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self).result.get()
+        #expect(!before.passEntriesAvailable, "no login yet")
+        // The real app logs in while the extension stays warm. Foundation writes a new file,
+        // mode 0600, as the host's user: root here, while a sandboxed extension runs as nobody.
+        let app = try #require(InstalledApps(directory: ExampleBundles.directory).app(named: "SampleIssuer"))
+        _ = try AppLauncher(device: SimulatedDevice(state: state)).open(app)
+        // The SDK synchronizes the defaults before each call, and Foundation rereads a file that
+        // changed; poll briefly all the same, since the test only needs the write to arrive.
         let giveUp = ContinuousClock.now + .seconds(5)
-        var count = 1
-        while count != 2, ContinuousClock.now < giveUp {
-            try await Task.sleep(for: .milliseconds(100))
+        var count = 0
+        while count != 3, ContinuousClock.now < giveUp {
             count = try await runner.call(WireMethod.passEntries, params: NoParams(), resultType: PassEntriesResult.self)
                 .result.get().entries.count
+            if count != 3 { try await Task.sleep(for: .milliseconds(100)) }
         }
-        #expect(count == 2, "the warm extension never saw the app's second write")
+        #expect(count == 3, "the warm extension never saw the three cards the app wrote")
     }
 
     @Test("the preferences directory links every App Group's defaults file and never replaces a file")

@@ -119,11 +119,25 @@ public struct SandboxPlan: Sendable, Equatable {
     /// everything in them), so that it can write there and the files it leaves stay its own.
     public func prepareWritablePaths() {
         guard let runAs else { return }
-        for root in writablePaths {
-            Self.changeOwner(root, to: runAs)
+        Self.giveOwnership(of: writablePaths, to: runAs)
+    }
+
+    /// When extensions run as ``unprivilegedID`` (the host is root): gives them `paths` and
+    /// everything in them. A containing app runs as the host's user and leaves its App Group
+    /// files as root's, `UserDefaults` files mode 0600 among them; after it ran, its
+    /// containers go to the extensions' user, so that an extension already running reads what
+    /// the app wrote, as one launched afterwards does.
+    public static func giveToUnprivilegedUser(_ paths: [String]) {
+        guard runsAsUnprivilegedUser else { return }
+        giveOwnership(of: paths, to: (unprivilegedID, unprivilegedID))
+    }
+
+    private static func giveOwnership(of paths: [String], to owner: (uid: UInt32, gid: UInt32)) {
+        for root in paths {
+            changeOwner(root, to: owner)
             guard let entries = FileManager.default.enumerator(atPath: root) else { continue }
             for case let entry as String in entries {
-                Self.changeOwner(root + "/" + entry, to: runAs)
+                changeOwner(root + "/" + entry, to: owner)
             }
         }
     }
