@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WalletExtensionRuntime
+import WalletWire
 
 /// An alert (`UIAlertController`): presented, it becomes a form the host's user agent shows
 /// (`ui.prompt`) with the alert's title, message, text fields and action titles.
@@ -61,17 +62,17 @@ open class UIAlertController: UIViewController {
     /// A field's name, the key of its value in a user-agent script, is its
     /// `accessibilityIdentifier` if set, else its placeholder in lower case without spaces
     /// (`"User name"` -> `username`), else `fieldN`; a repeated name gets `2`, `3`, ... appended.
-    var promptForm: PromptForm {
+    var promptForm: UIPromptParams {
         let names = fieldNames
         let formFields = fields.enumerated().map { index, field in
-            PromptForm.Field(name: names[index], label: field.placeholder ?? "Field \(index + 1)",
-                             isSecure: field.isSecureTextEntry)
+            UIPromptParams.Field(name: names[index], label: field.placeholder ?? "Field \(index + 1)",
+                                 secure: field.isSecureTextEntry)
         }
         var titles = actions.map { $0.title ?? "" }
         if let preferred = preferredAction?.title, let index = titles.firstIndex(of: preferred) {
             titles.insert(titles.remove(at: index), at: 0)
         }
-        return PromptForm(title: title ?? "", message: message, fields: formFields, actions: titles)
+        return UIPromptParams(title: title ?? "", message: message, fields: formFields, actions: titles)
     }
 
     /// The form's field names, one per text field; see ``promptForm``.
@@ -98,7 +99,7 @@ open class UIAlertController: UIViewController {
     }
 
     /// Fills the text fields, dismisses the alert and runs the chosen action's handler.
-    private func userAnswered(_ answer: Result<PromptResponse, HostServiceError>) {
+    private func userAnswered(_ answer: Result<UIPromptResult, HostServiceError>) {
         let chosen: UIAlertAction?
         switch answer {
         case .success(let response):

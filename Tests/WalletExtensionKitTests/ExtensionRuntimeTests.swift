@@ -198,7 +198,7 @@ struct HostServiceTests {
     @Test func withoutAHostServicesFailAsNotRunningUnderHost() {
         #expect(PKPassLibrary().passes(of: .secureElement).isEmpty)
         #expect(throws: HostServiceError.self) {
-            try WalletUserInterface.prompt(PromptForm(title: "t", fields: [], actions: ["OK"]))
+            try WalletUserInterface.prompt(UIPromptParams(title: "t", fields: [], actions: ["OK"]))
         }
     }
 }
