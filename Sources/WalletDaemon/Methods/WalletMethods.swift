@@ -126,7 +126,6 @@ public struct WalletMethods: Sendable {
                 continuation.resume(with: Result { try AppLauncher(device: device).open(app) })
             }
         }
-        await pool.refresh(containingApp: app.bundleIdentifier)
         return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,
                                    milliseconds: result.run.milliseconds)
     }

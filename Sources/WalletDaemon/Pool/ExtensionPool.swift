@@ -123,20 +123,6 @@ public actor ExtensionPool {
         return summary
     }
 
-    /// Replaces the processes of an app's extensions with fresh ones (once their calls in flight
-    /// are over): after the app was opened, since it wrote its App Group, and a process that read
-    /// its shared defaults at launch (corelibs `UserDefaults` does not see another process's
-    /// writes) would answer from the old ones. Kept-warm extensions are launched again at once.
-    public func refresh(containingApp bundleIdentifier: String) async {
-        var relaunch: [ExtensionRunner] = []
-        for (key, entry) in entries where entry.bundle.containingAppBundleIdentifier == bundleIdentifier {
-            entries[key] = nil
-            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "containing app opened")
-            if let runner = try? runner(for: entry.bundle), entries[key]?.keepWarm == true { relaunch.append(runner) }
-        }
-        for runner in relaunch { await runner.prewarm() }
-    }
-
     /// Launches every kept-warm extension that has no process, concurrently.
     private func warmAll() async {
         let runners = entries.values.filter { $0.keepWarm && !$0.crashLooping }.map(\.runner)
