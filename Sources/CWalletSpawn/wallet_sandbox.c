@@ -5,9 +5,14 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 #include <stdint.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -28,6 +33,21 @@
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
 #endif
 
 // Everything here runs in the spawned child between clone and exec, in the host's memory
@@ -89,8 +109,9 @@ static int wh_write_map(const char *path, unsigned long long id) {
     return wh_write_file(path, line);
 }
 
-/// Creates every missing directory of `path` (absolute) but the last component.
-static int wh_make_parents(const char *path) {
+/// Creates every missing directory of `path` (absolute) but the last component. With
+/// `refuse_links`, a symbolic link on the way fails with ELOOP instead of being followed.
+static int wh_make_parents(const char *path, int refuse_links) {
     char buffer[wh_path_room];
     size_t length = strlen(path);
     if (length >= sizeof buffer) {
@@ -104,6 +125,9 @@ static int wh_make_parents(const char *path) {
         struct stat existing;
         if (lstat(buffer, &existing) != 0) {
             if (errno != ENOENT || mkdir(buffer, 0755) != 0) return -1;
+        } else if (refuse_links && S_ISLNK(existing.st_mode)) {
+            errno = ELOOP;
+            return -1;
         }
         buffer[index] = '/';
     }
@@ -139,7 +163,7 @@ static int wh_bind(const char *path, unsigned long long attributes) {
     if (wh_join(source, wh_old, path) != 0 || wh_join(target, wh_new, path) != 0) return -1;
     struct stat status;
     if (lstat(source, &status) != 0) return errno == ENOENT ? 0 : -1;
-    if (wh_make_parents(target) != 0) return -1;
+    if (wh_make_parents(target, 0) != 0) return -1;
     struct stat existing;
     int exists = lstat(target, &existing) == 0;
     if (S_ISLNK(status.st_mode)) {
@@ -161,6 +185,76 @@ static int wh_bind(const char *path, unsigned long long attributes) {
     }
     if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
     return wh_restrict(target, attributes);
+}
+
+int wh_open_beneath(int directory_fd, const char *path, int flags, unsigned int mode) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)flags;
+    how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    long fd;
+    int tries = 0;
+    do {
+        // EAGAIN: a rename raced the lookup (RESOLVE_BENEATH then refuses to guess): look again.
+        fd = syscall(SYS_openat2, directory_fd, path, &how, sizeof how);
+    } while (fd < 0 && errno == EAGAIN && ++tries < 16);
+    return (int)fd;
+}
+
+/// Shows a path the extension can write (`grant->anchor` set): `grant->name` is opened from the
+/// anchor without following any link, then that very directory is bound (open_tree,
+/// move_mount), so that a link planted on the way, or swapped in between a check and the mount,
+/// is never followed. Returns 0, -1 with errno; a link or a non-directory sets `*refused`.
+static int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused) {
+    *refused = 0;
+    if (grant->name == NULL || grant->anchor[0] != '/') {
+        errno = EINVAL;
+        return -1;
+    }
+    char target[wh_path_room];
+    if (wh_join(target, wh_new, grant->path) != 0) return -1;
+    // The anchor is the host's own resolved path: under /oldroot it holds no link either.
+    int root = open(wh_old, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) return -1;
+    int anchor_fd = wh_open_beneath(root, grant->anchor + 1, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    int saved = errno;
+    close(root);
+    if (anchor_fd < 0) {
+        errno = saved;
+        return -1;
+    }
+    int directory = wh_open_beneath(anchor_fd, grant->name, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    saved = errno;
+    close(anchor_fd);
+    if (directory < 0) {
+        errno = saved;
+        if (saved == ELOOP || saved == EXDEV || saved == ENOTDIR) *refused = 1;
+        return -1;
+    }
+    int tree = (int)syscall(SYS_open_tree, directory, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+    saved = errno;
+    close(directory);
+    if (tree < 0) {
+        errno = saved;
+        return -1;
+    }
+    // The mount point, in the sandbox's own tmpfs root: no link there is followed either.
+    int result = -1;
+    struct stat existing;
+    if (wh_make_parents(target, 1) == 0) {
+        int present = lstat(target, &existing) == 0;
+        if (present && !S_ISDIR(existing.st_mode)) {
+            errno = ENOTDIR;
+        } else if ((present || (errno == ENOENT && mkdir(target, 0755) == 0)) &&
+                   syscall(SYS_move_mount, tree, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) == 0) {
+            result = wh_restrict(target, attributes);
+        }
+    }
+    saved = errno;
+    close(tree);
+    errno = saved;
+    return result;
 }
 
 /// A minimal /dev: a tmpfs holding the harmless devices bound from the host and the usual links.
@@ -215,8 +309,18 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
         // No set-user-ID programs and no device files through any of them.
         unsigned long long attributes = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
         if (!config->paths[index].writable) attributes |= MOUNT_ATTR_RDONLY;
-        if (wh_bind(config->paths[index].path, attributes) != 0) return -1;
+        if (config->failed_path_index != NULL) *config->failed_path_index = index;
+        if (config->paths[index].anchor != NULL) {
+            int refused = 0;
+            if (wh_bind_beneath(&config->paths[index], attributes, &refused) != 0) {
+                if (refused) *stage = wh_spawn_stage_link;
+                return -1;
+            }
+        } else if (wh_bind(config->paths[index].path, attributes) != 0) {
+            return -1;
+        }
     }
+    if (config->failed_path_index != NULL) *config->failed_path_index = -1;
     if (wh_make_dev() != 0) return -1;
     char proc[wh_path_room];
     if (wh_join(proc, wh_new, "/proc") != 0) return -1;
@@ -249,4 +353,41 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     *stage = wh_spawn_stage_none;
     return 0;
+}
+
+/// The probe's child: what a sandbox launch does first, in miniature.
+static int wh_probe_child(void *argument) {
+    const wh_sandbox_config *config = argument;
+    if (config->user_namespace) {
+        if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) _exit(1);
+        if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) _exit(2);
+        if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) _exit(3);
+    }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) _exit(4);
+    if (mount("tmpfs", wh_base, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4k") != 0) _exit(5);
+    _exit(0);
+}
+
+int wh_sandbox_probe(int user_namespace) {
+    enum { stack_bytes = 64 * 1024 };
+    void *stack = mmap(NULL, stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return errno;
+    wh_sandbox_config config;
+    memset(&config, 0, sizeof config);
+    config.user_namespace = user_namespace;
+    config.outer_uid = geteuid();
+    config.outer_gid = getegid();
+    int flags = CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD;
+    if (user_namespace) flags |= CLONE_NEWUSER;
+    pid_t pid = clone(wh_probe_child, (char *)stack + stack_bytes, flags, &config);
+    int result = pid < 0 ? errno : 0;
+    if (pid > 0) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        // The child's steps fail only where the kernel refuses them: minus the step's number.
+        if (!WIFEXITED(status)) result = -100;
+        else if (WEXITSTATUS(status) != 0) result = -WEXITSTATUS(status);
+    }
+    munmap(stack, stack_bytes);
+    return result;
 }

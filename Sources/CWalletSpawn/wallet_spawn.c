@@ -113,7 +113,8 @@ static int wh_child(void *argument) {
     if (wh_set_limit(RLIMIT_DATA, config->rlimit_data) != 0 ||
         wh_set_limit(RLIMIT_STACK, config->rlimit_stack) != 0 ||
         wh_set_limit(RLIMIT_CORE, config->rlimit_core) != 0 ||
-        wh_set_limit(RLIMIT_NPROC, config->rlimit_nproc) != 0) {
+        wh_set_limit(RLIMIT_NPROC, config->rlimit_nproc) != 0 ||
+        wh_set_limit(RLIMIT_FSIZE, config->rlimit_fsize) != 0) {
         wh_child_fail(context, wh_spawn_stage_rlimit);
     }
 
@@ -188,7 +189,8 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
     char *stack_top = (char *)stack + wallet_child_stack_bytes;
     int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
     if (config->sandbox != NULL) {
-        flags |= CLONE_NEWPID | CLONE_NEWNS;
+        // Its own IPC namespace: SysV shared memory, semaphores and message queues die with it.
+        flags |= CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC;
         if (config->sandbox->user_namespace) flags |= CLONE_NEWUSER;
     }
     pid_t pid = clone(wh_child, stack_top, flags | CLONE_PIDFD, &context, &pidfd);

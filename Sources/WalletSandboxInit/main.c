@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "wallet_spawn.h"
+#include "SyscallFilter.h"
 
 enum { report_fd = 5 };
 
@@ -39,6 +40,17 @@ static void report(int32_t kind, int32_t value) {
 
 int main(int argc, char **argv) {
     if (argc < 2) return 127;
+    // Not dumpable: a process of the same user (the extension) may not ptrace it, nor read its
+    // memory through /proc. The extension's exec makes the extension itself dumpable again.
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        report(wh_init_report_setup_failed, errno);
+        return 127;
+    }
+    // Everything from here on, the extension and whatever it starts, runs under the filter.
+    if (wallet_install_syscall_filter() != 0) {
+        report(wh_init_report_setup_failed, errno);
+        return 127;
+    }
     // Set between vfork and exec in the child, read once the child has exec'd or exited.
     volatile int exec_errno = 0;
     pid_t extension = vfork();

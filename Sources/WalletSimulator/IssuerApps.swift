@@ -29,11 +29,21 @@ public struct InstalledApps: Sendable {
 /// Opens containing apps: runs the app's executable under the host's spawn rules with its
 /// App Group containers, and records that it was opened at least once (Wallet lists an issuer
 /// only after that, because the app writes its cards into the App Group when the user logs in).
+///
+/// The app is third-party code like its extensions and runs in the same sandbox: it sees its
+/// bundle read-only and its App Group containers read-write, as its extensions' user, so that
+/// what it writes is theirs and a link planted in a container leads nowhere outside it.
 public struct AppLauncher: Sendable {
     public let device: SimulatedDevice
+    /// The sandbox, as for extensions (`--sandbox`).
+    public var sandbox: SandboxMode
+    /// The sandbox init; nil: beside the running executable.
+    public var sandboxInitPath: String?
 
-    public init(device: SimulatedDevice) {
+    public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
         self.device = device
+        self.sandbox = sandbox
+        self.sandboxInitPath = sandboxInitPath
     }
 
     /// What opening the app did.
@@ -53,10 +63,16 @@ public struct AppLauncher: Sendable {
         let groups = try device.state.appGroupContainers(app.appGroups)
         var environment = HostConfiguration().baseEnvironment(appGroups: groups)
         environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier
-        let configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,
+        var configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,
                                                workingDirectory: app.url.path, limits: ProcessLimits(dataBytes: nil))
+        if sandbox != .off {
+            configuration.sandbox = SandboxPlan(readOnly: [app.url.path], writable: Array(groups.values), environment: environment,
+                                                initPath: sandboxInitPath ?? SandboxPlan.defaultInitPath)
+            configuration.sandboxRequired = sandbox == .required
+        }
         let run: ProcessRun
         do {
+            try AppGroupPreferences.prepare(appGroups: groups)
             run = try ProcessRun.run(configuration, timeout: timeout)
         } catch {
             throw StateError("cannot open \(app.name): \(error)")
@@ -66,7 +82,6 @@ public struct AppLauncher: Sendable {
             let last = run.stderrLines.last.map { "; stderr: \($0)" } ?? ""
             throw StateError("\(app.name) \(reason)\(last)")
         }
-        SandboxPlan.giveToUnprivilegedUser(groups.values.sorted())
         try device.updateSettings { settings in
             if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
         }

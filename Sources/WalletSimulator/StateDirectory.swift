@@ -59,9 +59,16 @@ public struct StateDirectory: Sendable {
             throw StateError("the App Group identifier \"\(groupIdentifier)\" would put its container outside \(appGroupsURL.path)")
         }
         do {
-            try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: appGroupsURL, withIntermediateDirectories: true)
         } catch {
             throw StateError("cannot create the App Group container \(container.path): \(Self.reason(error))")
+        }
+        do {
+            // Made the way every path in a container is made: no link followed, and given to the
+            // sandbox's user when new (extensions and containing apps write there as that user).
+            try ContainerDirectory.ensure(container.path)
+        } catch {
+            throw StateError("cannot create the App Group container \(container.path): \(error)")
         }
         return container
     }

@@ -25,9 +25,11 @@ struct HostileExtension {
     init(script: String) throws {
         root = try TemporaryDirectory(prefix: "wallet-host-hostile")
         let manager = FileManager.default
-        for directory in [ownContainer, otherContainer, bundle, otherBundle, state.appendingPathComponent("logs")] {
+        for directory in [state.appendingPathComponent("AppGroups"), bundle, otherBundle, state.appendingPathComponent("logs")] {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         }
+        // As the host makes them: owned by the sandbox's user when the host is root.
+        for container in [ownContainer, otherContainer] { try ContainerDirectory.ensure(container.path) }
         try Data(#"[{"id":"OTHER-BANK-CARD"}]"#.utf8).write(to: state.appendingPathComponent("passes.json"))
         try Data(#"{"watchPaired":true}"#.utf8).write(to: state.appendingPathComponent("device.json"))
         try Data("{\"kind\":\"spawn\"}\n".utf8).write(to: state.appendingPathComponent("logs/events.jsonl"))
@@ -41,6 +43,13 @@ struct HostileExtension {
             .replacingOccurrences(of: "@OTHERBUNDLE@", with: otherBundle.path)
             .replacingOccurrences(of: "@BUNDLE@", with: bundle.path)
         try Data(text.utf8).write(to: executable)
+        _ = chmod(executable.path, 0o755)
+    }
+
+    /// Changes the script (for placeholders only the test knows).
+    func rewriteScript(_ change: (String) -> String) throws {
+        let text = try String(contentsOf: executable, encoding: .utf8)
+        try Data(change(text).utf8).write(to: executable)
         _ = chmod(executable.path, 0o755)
     }
 

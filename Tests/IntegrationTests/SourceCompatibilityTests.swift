@@ -83,16 +83,19 @@ struct SourceCompatibilityTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let first = root.appendingPathComponent("A").path
         let second = root.appendingPathComponent("B").path
-        let home = try #require(AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first]))
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first])
+        let home = try #require(AppGroupPreferences.home(appGroups: ["group.b": second, "group.a": first]))
         #expect(home == first + "/Library/Preferences")
         let link = home + "/group.b.plist"
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second + "/Library/Preferences/group.b.plist")
         // Run twice: the link stays; a regular file the app put there is never replaced.
-        #expect(AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first]) == home)
+        try AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second + "/Library/Preferences/group.b.plist")
         try FileManager.default.removeItem(atPath: link)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: link))
-        _ = AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first])
+        try AppGroupPreferences.prepare(appGroups: ["group.b": second, "group.a": first])
         #expect(try String(contentsOfFile: link, encoding: .utf8) == "mine")
-        #expect(AppGroupPreferences.prepare(appGroups: [:]) == nil)
+        #expect(AppGroupPreferences.home(appGroups: [:]) == nil)
     }
 }

@@ -286,12 +286,12 @@ struct EventsDocumentTests {
     static let stopReasonNames = [
         StopReason.requested("call finished"), .idle, .handshakeFailed,
         .hung(method: "status", requestID: "1", silenceMilliseconds: 1000), .beyondRepair(violations: 32, last: "x"),
-        .closedResponseChannel,
+        .closedResponseChannel, .containerQuota(usedBytes: 2 << 30, quotaBytes: 1 << 30),
     ].map(caseName)
 
     static func caseName(_ reason: StopReason) -> String {
         switch reason {
-        case .requested, .idle, .handshakeFailed, .hung, .beyondRepair, .closedResponseChannel: reason.name
+        case .requested, .idle, .handshakeFailed, .hung, .beyondRepair, .closedResponseChannel, .containerQuota: reason.name
         }
     }
 

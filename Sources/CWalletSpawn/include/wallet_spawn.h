@@ -27,6 +27,10 @@ typedef enum {
     wh_spawn_stage_mount = 12,
     /// Switching to the sandbox's user and group.
     wh_spawn_stage_credentials = 13,
+    /// A path the extension can write (its App Group container) holds a symbolic link, or is not a
+    /// directory, where the host expects one: refused, never followed. The path is
+    /// `paths[*failed_path_index]`.
+    wh_spawn_stage_link = 14,
 } wh_spawn_stage;
 
 /// One path the sandbox shows the process, at the same absolute path as outside.
@@ -34,6 +38,15 @@ typedef struct {
     const char *path;
     /// Non-zero: read-write; zero: read-only.
     int writable;
+    /// Non-NULL for a path an extension can write (an App Group container): what is shown at `path`
+    /// is `anchor`/`name`, where `anchor` is a directory the host resolved itself and `name` is
+    /// reached from it without following any symbolic link (openat2 RESOLVE_BENEATH |
+    /// RESOLVE_NO_SYMLINKS), then bound from the opened directory (open_tree, move_mount). A link on
+    /// the way, or something else than a directory at the end, fails the launch
+    /// (wh_spawn_stage_link). NULL: a system or bundle path, bound by name (a final link is copied
+    /// as a link).
+    const char *_Nullable anchor;
+    const char *_Nullable name;
 } wh_sandbox_path;
 
 /// A sandbox: the child becomes PID 1 of a new PID namespace in a new mount namespace whose
@@ -55,6 +68,9 @@ typedef struct {
     long long tmp_bytes;
     /// Becomes fd 5 in the child: where the init reports the extension's start and wait status.
     int status_fd;
+    /// Where the child writes the index in `paths` of the path it refused (wh_spawn_stage_link) or
+    /// failed to show; -1 otherwise. Memory of the parent's (the child shares it until exec).
+    int *_Nullable failed_path_index;
 } wh_sandbox_config;
 
 /// What the child gets. File descriptors are the parent's; the child sees them as
@@ -75,6 +91,8 @@ typedef struct {
     long long rlimit_core;
     long long rlimit_nofile;
     long long rlimit_nproc;
+    /// `RLIMIT_FSIZE`: the largest file the child may write (a container's quota bounds one file at least).
+    long long rlimit_fsize;
     /// Non-zero: the child leads a new process group (so the whole group can be signalled).
     int new_process_group;
     /// Non-zero: signal delivered to the child when the spawning thread dies (PR_SET_PDEATHSIG).
@@ -90,6 +108,23 @@ typedef struct {
 /// `*out_errno` and `*out_stage` when anything failed (the failed child has been reaped already).
 int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int *out_errno, int *out_stage);
 
+/// Whether the kernel lets this process make the sandbox's namespaces: clones a child into new
+/// PID, mount and IPC namespaces (and a user namespace when `user_namespace` is non-zero), which
+/// makes its mounts private and mounts a tmpfs, then exits. Returns 0; the errno of clone when the
+/// kernel refused the namespaces; or minus the child's failed step (1-3: the user namespace's
+/// maps, 4: private mounts, 5: a tmpfs mount). Costs about one spawn.
+int wh_sandbox_probe(int user_namespace);
+
+/// `O_PATH` (Glibc's module leaves it out without _GNU_SOURCE): a descriptor that names a file
+/// without opening it, for the *at calls. The same value on every Linux architecture we build for.
+#define WH_O_PATH 010000000
+
+/// `openat2(2)` of `path` beneath `directory_fd` (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+/// RESOLVE_NO_MAGICLINKS): a symbolic link anywhere on the way fails with ELOOP, an escape with
+/// EXDEV. `flags` and `mode` as for openat. Returns the descriptor, or -1 with errno (ENOSYS
+/// before Linux 5.6).
+int wh_open_beneath(int directory_fd, const char *path, int flags, unsigned int mode);
+
 /// What the sandbox init writes on fd 5, 8 bytes at a time: a kind and a value.
 typedef enum {
     /// The extension started; the value is its pid inside the namespace.
@@ -98,6 +133,9 @@ typedef enum {
     wh_init_report_exec_failed = 2,
     /// The extension ended; the value is its wait status, exactly as waitpid gave it.
     wh_init_report_exited = 3,
+    /// The init could not set the sandbox's last rules (non-dumpable, the system call filter);
+    /// the value is the errno. The extension was not started.
+    wh_init_report_setup_failed = 4,
 } wh_init_report_kind;
 
 /// The first pid listed in `/proc/PID/task/PID/children` (the sandbox init's first child, the

@@ -100,7 +100,7 @@ public struct ProcessTable: Sendable {
         case .stoppedByHost(let reason):
             switch reason {
             case .requested, .idle: return false
-            case .handshakeFailed, .hung, .beyondRepair, .closedResponseChannel: return true
+            case .handshakeFailed, .hung, .beyondRepair, .closedResponseChannel, .containerQuota: return true
             }
         }
     }

@@ -73,6 +73,10 @@ struct ServeCommand {
         // One thread per extension (its I/O thread) would otherwise get glibc's per-thread
         // malloc arenas, which keep memory the daemon no longer uses: two arenas are plenty.
         _ = setMallocOption(mallocArenaMaximum, 2)
+        let descriptorLimit = Self.raiseDescriptorLimit()
+        // Whether extensions can be sandboxed, asked of the kernel now (and again on SIGHUP):
+        // only this probe lets --sandbox auto run them without it.
+        let sandboxRefusal = configuration.sandbox == .off ? nil : SandboxStatus.probe()
         let state = StateDirectory(url: stateURL)
         let lock = try DaemonLock(stateDirectory: stateURL)
         let listener: Int32
@@ -103,12 +107,17 @@ struct ServeCommand {
         DaemonConformMethod.register(on: server)
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
-        let signals = Self.handleSignals(shutdown: shutdown, reload: { Task { await pool.reload() } })
+        let sandboxMode = configuration.sandbox
+        let signals = Self.handleSignals(shutdown: shutdown, reload: {
+            if sandboxMode != .off { SandboxStatus.probe() }
+            Task { await pool.reload() }
+        })
         server.start()
         let listening = ownedSocket ?? "an inherited socket (fd \(listener))"
         FileHandle.standardError.write(Data("""
             wallet-host serve: pid \(getpid()) serves \(stateURL.path) on \(listening); apps \(appsURL.path)\
-            \(keepWarm ? ", kept warm" : "")\(watcher == nil ? "; the apps directory is not watched (inotify failed)" : "")
+            \(keepWarm ? ", kept warm" : "")\(watcher == nil ? "; the apps directory is not watched (inotify failed)" : ""); \
+            \(descriptorLimit) open files\(sandboxRefusal.map { "; the kernel refuses the sandbox: \($0)" } ?? "")
 
             """.utf8))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -138,7 +147,20 @@ struct ServeCommand {
         unlink(path)
     }
 
-    /// SIGTERM and SIGINT drain and stop; SIGHUP reloads the apps directory.
+    /// Raises the soft limit of open files to the hard one: every client connection, and every
+    /// warm extension's pipes, hold descriptors. Returns the limit now in force.
+    private static func raiseDescriptorLimit() -> UInt64 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return UInt64(limit.rlim_cur)
+    }
+
+    /// SIGTERM and SIGINT drain and stop; SIGHUP reloads the apps directory and probes the kernel's sandbox again.
     private static func handleSignals(shutdown: @escaping @Sendable (String) -> Void,
                                       reload: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []

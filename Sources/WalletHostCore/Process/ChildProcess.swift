@@ -48,32 +48,27 @@ final class ChildProcess: Sendable {
         self.stderrReader = stderrReader
     }
 
-    /// Starts the process, in its sandbox when the configuration has one and the kernel allows
-    /// it. Where it does not, a sandbox that is not ``SpawnConfiguration/sandboxRequired`` is
-    /// left out (``SandboxStatus`` notes why, once, for the warning and every later launch).
+    /// Starts the process, in its sandbox when the configuration has one. Only where the kernel
+    /// refuses the sandbox's namespaces (``SandboxStatus/refusal``, a probe) does a sandbox that
+    /// is not ``SpawnConfiguration/sandboxRequired`` run without it; any other failure to set
+    /// the sandbox up fails this launch, naming the step (fail closed).
     static func spawn(_ configuration: SpawnConfiguration) throws -> ChildProcess {
-        guard configuration.sandbox != nil else { return try spawnOnce(configuration) }
-        var unsandboxed = configuration
-        unsandboxed.sandbox = nil
-        if let plan = configuration.sandbox, access(plan.initPath, X_OK) != 0 {
-            // Not the kernel's refusal: nothing to remember for later launches.
-            let reason = "the sandbox init \(plan.initPath) is missing or not executable"
-            if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, reason) }
-            SandboxStatus.warnOnce(reason)
-            return try spawnOnce(unsandboxed, unsandboxedReason: reason)
-        }
+        guard let plan = configuration.sandbox else { return try spawnOnce(configuration) }
         if let refusal = SandboxStatus.refusal {
             if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, refusal) }
+            SandboxStatus.warnOnce(refusal)
+            var unsandboxed = configuration
+            unsandboxed.sandbox = nil
             return try spawnOnce(unsandboxed, unsandboxedReason: refusal)
         }
-        do {
-            return try spawnOnce(configuration)
-        } catch let error as SpawnError where error.inSandboxSetup {
-            let reason = error.failure
-            SandboxStatus.noteRefusal(reason)
-            if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, reason) }
-            return try spawnOnce(unsandboxed, unsandboxedReason: reason)
+        guard access(plan.initPath, X_OK) == 0 else {
+            var error = SpawnError(executablePath: configuration.executablePath, errno: ENOENT, stage: "sandbox init",
+                                   inSandboxSetup: true)
+            error.explanation = "the sandbox init \(plan.initPath) is missing or not executable (it is built beside "
+                + "wallet-host: swift build builds it; scripts/install installs both)"
+            throw error
         }
+        return try spawnOnce(configuration)
     }
 
     /// Starts the process. Runs the fork on the long-lived spawn thread (see ``SpawnThread``).
@@ -167,6 +162,9 @@ final class ChildProcess: Sendable {
             return extensionPID > 0 ? extensionPID : initPID
         case Int32(wh_init_report_exec_failed.rawValue):
             throw SpawnError(executablePath: configuration.executablePath, errno: record.1, stage: "execve")
+        case Int32(wh_init_report_setup_failed.rawValue):
+            throw SpawnError(executablePath: configuration.executablePath, errno: record.1,
+                             stage: "sandbox init (non-dumpable, system call filter)", inSandboxSetup: true)
         default:
             throw SpawnError(executablePath: configuration.executablePath, errno: EPROTO, stage: "sandbox init")
         }
@@ -183,23 +181,44 @@ final class ChildProcess: Sendable {
         initConfiguration.arguments = [configuration.executablePath] + configuration.arguments
         // The host's temporary directory is not in the sandbox; its private one is /tmp.
         if initConfiguration.environment["TMPDIR"] != nil { initConfiguration.environment["TMPDIR"] = "/tmp" }
-        let paths = plan.grants.map { grant in (strdup(grant.path), Int32(grant.writable ? 1 : 0)) }
-        defer { paths.forEach { free($0.0) } }
-        let entries = paths.map { wh_sandbox_path(path: UnsafePointer($0.0!), writable: $0.1) }
+        // C strings for every grant, freed when the spawn is over (the child has exec'd or failed by then).
+        var strings: [UnsafeMutablePointer<CChar>] = []
+        defer { strings.forEach { free($0) } }
+        func cString(_ text: String?) -> UnsafePointer<CChar>? {
+            guard let text, let copy = strdup(text) else { return nil }
+            strings.append(copy)
+            return UnsafePointer(copy)
+        }
+        let entries = plan.grants.map { grant in
+            wh_sandbox_path(path: cString(grant.path)!, writable: grant.writable ? 1 : 0,
+                            anchor: cString(grant.anchor), name: cString(grant.name))
+        }
+        var failedPathIndex: Int32 = -1
         let result = entries.withUnsafeBufferPointer { buffer in
-            var sandbox = wh_sandbox_config(
-                paths: buffer.baseAddress!, path_count: Int32(buffer.count),
-                user_namespace: plan.runAs == nil ? 1 : 0, outer_uid: geteuid(), outer_gid: getegid(),
-                run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
-                tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports)
-            return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,
-                               rpcIn: rpcIn, rpcOut: rpcOut)
+            withUnsafeMutablePointer(to: &failedPathIndex) { failedPath in
+                var sandbox = wh_sandbox_config(
+                    paths: buffer.baseAddress!, path_count: Int32(buffer.count),
+                    user_namespace: plan.runAs == nil ? 1 : 0, outer_uid: geteuid(), outer_gid: getegid(),
+                    run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
+                    tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports, failed_path_index: failedPath)
+                return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,
+                                   rpcIn: rpcIn, rpcOut: rpcOut)
+            }
         }
         return result.mapError { error in
             // The extension's path in messages, not the init's; every failure here is the sandbox's.
-            SpawnError(executablePath: configuration.executablePath, errno: error.errno,
-                       stage: error.stage == "execve" ? "execve of the sandbox init \(plan.initPath)" : error.stage,
-                       inSandboxSetup: true)
+            var failure = SpawnError(executablePath: configuration.executablePath, errno: error.errno,
+                                     stage: error.stage == "execve" ? "execve of the sandbox init \(plan.initPath)" : error.stage,
+                                     inSandboxSetup: true)
+            if plan.grants.indices.contains(Int(failedPathIndex)) {
+                let grant = plan.grants[Int(failedPathIndex)]
+                if error.stage == Self.stageName(Int32(wh_spawn_stage_link.rawValue)) {
+                    failure.explanation = ContainerDirectory.Refusal(path: grant.path, errno: error.errno).description
+                } else if error.stage == Self.stageName(Int32(wh_spawn_stage_mount.rawValue)) {
+                    failure.explanation = "sandbox mounts failed at \(grant.path): \(String(cString: strerror(error.errno))) (errno \(error.errno))"
+                }
+            }
+            return failure
         }
     }
 
@@ -235,6 +254,7 @@ final class ChildProcess: Sendable {
                             rlimit_core: Int64(limits.coreBytes ?? -1),
                             rlimit_nofile: Int64(limits.openFiles ?? -1),
                             rlimit_nproc: Int64(limits.processes ?? -1),
+                            rlimit_fsize: Int64(limits.fileBytes ?? -1),
                             new_process_group: 1,
                             death_signal: SIGKILL,
                             sandbox: sandbox)
@@ -262,6 +282,7 @@ final class ChildProcess: Sendable {
         case 11: return "sandbox user namespace map"
         case 12: return "sandbox mounts"
         case 13: return "sandbox user switch"
+        case 14: return "sandbox container path"
         default: return "spawn"
         }
     }

@@ -15,6 +15,9 @@ public struct ProcessLimits: Sendable, Hashable {
     public var openFiles: Int? = 256
     /// `RLIMIT_NPROC`. Counted per user, so it bounds fork bombs without stopping ordinary threads.
     public var processes: Int? = 4096
+    /// `RLIMIT_FSIZE`: the largest file the process may write (SIGXFSZ past it). Set to the
+    /// container quota, so that no single file outgrows it between two checks of the container.
+    public var fileBytes: Int?
 
     public init(dataBytes: Int?) {
         self.dataBytes = dataBytes

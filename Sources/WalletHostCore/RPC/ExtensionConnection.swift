@@ -68,8 +68,9 @@ final class ExtensionConnection: Sendable {
         return await supervisor.exit(within: teardown.reapTimeout)
     }
 
-    /// Stops an extension the session found beyond use, without waiting for anyone.
-    fileprivate func abandon(_ reason: StopReason) {
+    /// Stops an extension found beyond use (by its session, or over its container quota),
+    /// without waiting for anyone.
+    func abandon(_ reason: StopReason) {
         Task { _ = await self.stop(reason, teardown: abandonTeardown) }
     }
 }

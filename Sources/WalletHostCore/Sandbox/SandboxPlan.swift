@@ -13,14 +13,28 @@ import Glibc
 /// `/proc` of its own PID namespace, a minimal `/dev` and a private `/tmp`. Nothing else: not
 /// the state directory (passes, device settings, logs), not other issuers' containers, not
 /// other bundles, not the host's home.
+///
+/// A read-write path is one the extension can change, so it is never resolved by name: its
+/// parent is resolved here, by the host, and the sandbox reaches the path's last component
+/// from that parent without following any symbolic link (see ``Grant/anchor``). A link the
+/// extension planted fails the launch instead of showing (and handing over) what it points at.
 public struct SandboxPlan: Sendable, Equatable {
     /// A path shown to the process.
     public struct Grant: Sendable, Equatable {
+        /// Where the process sees it.
         public var path: String
         public var writable: Bool
-        public init(path: String, writable: Bool) {
+        /// For a read-write path: the directory it lies in, as the host resolved it (every link
+        /// on the way followed once, here), and ``name``, the path's last component, which the
+        /// sandbox opens beneath it following no link. Nil for read-only paths, bound by name.
+        public var anchor: String?
+        public var name: String?
+
+        public init(path: String, writable: Bool, anchor: String? = nil, name: String? = nil) {
             self.path = path
             self.writable = writable
+            self.anchor = anchor
+            self.name = name
         }
     }
 
@@ -28,8 +42,8 @@ public struct SandboxPlan: Sendable, Equatable {
     public private(set) var grants: [Grant]
     /// The sandbox init (PID 1 of the namespace, which starts the extension).
     public var initPath: String
-    /// When the host is root: the unprivileged user and group the process runs as, so that
-    /// `RLIMIT_NPROC` (counted per user) bounds it. Nil: it keeps the host's user, in a user namespace.
+    /// When the host is root: the unprivileged user and group the process runs as. Nil: it
+    /// keeps the host's user, in a user namespace.
     public var runAs: (uid: UInt32, gid: UInt32)?
     /// The size of the private `/tmp`.
     public var temporaryBytes = 128 << 20
@@ -67,25 +81,43 @@ public struct SandboxPlan: Sendable, Equatable {
         runAs = Self.runsAsUnprivilegedUser ? (Self.unprivilegedID, Self.unprivilegedID) : nil
         let environmentPaths = Self.writableEnvironmentVariables.compactMap { environment[$0] }.filter { $0.hasPrefix("/") }
         var byPath: [String: Bool] = [:]
-        func add(_ path: String, writable: Bool) {
-            for variant in Self.variants(of: path) { byPath[variant] = (byPath[variant] ?? false) || writable }
+        // Read-only paths the host chose: a link on them is followed (its target shown too).
+        for path in Self.systemPaths + Self.runtimeDirectories + readOnly + [initPath] {
+            for variant in Self.variants(of: path) where byPath[variant] == nil { byPath[variant] = false }
         }
-        (Self.systemPaths + Self.runtimeDirectories + readOnly + [initPath]).forEach { add($0, writable: false) }
-        (writable + environmentPaths).forEach { add($0, writable: true) }
+        // Read-write paths, only as given: what a link there points at is never shown.
+        for path in writable + environmentPaths { byPath[Self.standardized(path)] = true }
         // Sorted, a parent comes before its children ("/a" < "/a/b"), so an inner grant is bound over an outer one;
         // one inside a grant of the same kind is shown already (/usr/bin, the real path of /bin, in /usr).
         var sorted: [Grant] = []
         for (path, writable) in byPath.sorted(by: { $0.key < $1.key }) {
             let enclosing = sorted.last { path.hasPrefix($0.path == "/" ? "/" : $0.path + "/") }
-            if enclosing?.writable != writable { sorted.append(Grant(path: path, writable: writable)) }
+            guard enclosing?.writable != writable else { continue }
+            sorted.append(writable ? Self.anchored(path) : Grant(path: path, writable: false))
         }
         grants = sorted
+    }
+
+    /// A read-write grant: its parent resolved now, its last component left to the sandbox.
+    private static func anchored(_ path: String) -> Grant {
+        let parent = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard let resolved = realpath(parent, nil) else {
+            // Not there: the launch fails at this grant, naming it.
+            return Grant(path: path, writable: true, anchor: parent, name: name)
+        }
+        defer { free(resolved) }
+        return Grant(path: path, writable: true, anchor: String(cString: resolved), name: name)
+    }
+
+    private static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// The path as given, and as it resolves when a link lies on it: the sandbox copies a final
     /// link as a link, so its target must be shown too.
     private static func variants(of path: String) -> [String] {
-        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        let standardized = standardized(path)
         guard let resolved = realpath(standardized, nil) else { return [standardized] }
         defer { free(resolved) }
         let real = String(cString: resolved)
@@ -112,41 +144,8 @@ public struct SandboxPlan: Sendable, Equatable {
         return directories.sorted()
     }()
 
-    /// The writable paths, for ``prepareWritablePaths()``.
+    /// The read-write paths.
     public var writablePaths: [String] { grants.filter(\.writable).map(\.path) }
-
-    /// When the process runs as another user: gives it its writable paths (the directories and
-    /// everything in them), so that it can write there and the files it leaves stay its own.
-    public func prepareWritablePaths() {
-        guard let runAs else { return }
-        Self.giveOwnership(of: writablePaths, to: runAs)
-    }
-
-    /// When extensions run as ``unprivilegedID`` (the host is root): gives them `paths` and
-    /// everything in them. A containing app runs as the host's user and leaves its App Group
-    /// files as root's, `UserDefaults` files mode 0600 among them; after it ran, its
-    /// containers go to the extensions' user, so that an extension already running reads what
-    /// the app wrote, as one launched afterwards does.
-    public static func giveToUnprivilegedUser(_ paths: [String]) {
-        guard runsAsUnprivilegedUser else { return }
-        giveOwnership(of: paths, to: (unprivilegedID, unprivilegedID))
-    }
-
-    private static func giveOwnership(of paths: [String], to owner: (uid: UInt32, gid: UInt32)) {
-        for root in paths {
-            changeOwner(root, to: owner)
-            guard let entries = FileManager.default.enumerator(atPath: root) else { continue }
-            for case let entry as String in entries {
-                changeOwner(root + "/" + entry, to: owner)
-            }
-        }
-    }
-
-    private static func changeOwner(_ path: String, to owner: (uid: UInt32, gid: UInt32)) {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_uid != owner.uid || status.st_gid != owner.gid else { return }
-        _ = lchown(path, owner.uid, owner.gid)
-    }
 
     /// The sandbox init beside the running executable (wallet-host, or the test runner in the
     /// same build directory).

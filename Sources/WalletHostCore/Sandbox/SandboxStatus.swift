@@ -1,31 +1,52 @@
+import CWalletSpawn
+import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Whether this host process can sandbox extensions, learnt from the first launch the kernel
-/// refused, and the one warning that follows in `auto` mode.
+/// Whether this host can sandbox extensions, as a probe of the kernel says, and the one warning
+/// that follows in `auto` mode where it cannot.
+///
+/// Only the probe decides that `auto` runs unsandboxed: a launch whose sandbox setup fails for
+/// any other reason (out of descriptors, a mount refused because of what a container holds, an
+/// init that crashed) fails, naming the step, and the next launch tries the sandbox again.
 public enum SandboxStatus {
     private struct State {
-        var refusal: String?
+        /// nil: not probed yet; .some(nil): the kernel allows the sandbox; .some(reason): it refuses.
+        var probed: String??
         var warned = false
         var warn: (@Sendable (String) -> Void)?
     }
 
     private static let state = Mutex(State())
 
-    /// Why the kernel refused the sandbox in this process, once it did; nil while it never has.
-    public static var refusal: String? { state.withLock { $0.refusal } }
+    /// Why the kernel refuses the sandbox's namespaces to this process, or nil where it allows
+    /// them. Probed on first use; ``probe()`` asks again.
+    public static var refusal: String? {
+        if let probed = state.withLock({ $0.probed }) { return probed }
+        return probe()
+    }
+
+    /// Asks the kernel now (a child cloned into the sandbox's namespaces), remembers the answer
+    /// for ``refusal`` and returns it: nil where the sandbox can be had.
+    @discardableResult
+    public static func probe() -> String? {
+        let code = wh_sandbox_probe(SandboxPlan.runsAsUnprivilegedUser ? 0 : 1)
+        let reason: String?
+        switch code {
+        case 0: reason = nil
+        case 1...: reason = "sandbox namespaces (clone) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case -3 ... -1: reason = "the kernel refused the user namespace's id maps"
+        default: reason = "the kernel refused mounts in a new mount namespace"
+        }
+        state.withLock { $0.probed = .some(reason) }
+        return reason
+    }
 
     /// Where the one warning of a run goes (the CLI prints it on stderr). Set before the first launch.
     public static func onWarning(_ warn: @escaping @Sendable (String) -> Void) {
         state.withLock { $0.warn = warn }
-    }
-
-    /// Notes that the kernel refused the sandbox; `auto` then runs unsandboxed. The first time,
-    /// the warning goes out.
-    static func noteRefusal(_ reason: String) {
-        state.withLock { state in
-            if state.refusal == nil { state.refusal = reason }
-        }
-        warnOnce(reason)
     }
 
     /// The run's one warning that extensions run unsandboxed, and why, unless it went out already.

@@ -20,6 +20,8 @@ public actor ExtensionRunner {
     private var callsInFlight = 0
     private var lastCallEnded = ContinuousClock.now
     private var idleWatcher: Task<Void, Never>?
+    /// The container quota's watch of each running process, by pid.
+    private var quotaWatches: [Int32: UInt64] = [:]
     /// Processes launched so far (for reports and tests).
     public private(set) var launchCount = 0
 
@@ -177,13 +179,15 @@ public actor ExtensionRunner {
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
             events: configuration.events, services: configuration.services)
         var limits = ProcessLimits(dataBytes: memoryLimit)
+        limits.fileBytes = configuration.containerQuotaBytes
         if let processes = configuration.processLimitOverride { limits.processes = processes }
         var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
         spawn.sandboxRequired = configuration.sandbox == .required
-        sandboxPlan?.prepareWritablePaths()
         let connection: ExtensionConnection
         do {
+            // Before every launch: a link the last run planted in a container fails this one.
+            try AppGroupPreferences.prepare(appGroups: descriptor.appGroups)
             connection = try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
                                                  abandonTeardown: configuration.abandonTeardown) { [weak self] exit in
                 guard let self else { return }
@@ -203,6 +207,7 @@ public actor ExtensionRunner {
                                                                      unsandboxedReason: connection.sandboxed ? nil
                                                                          : connection.unsandboxedReason ?? "--sandbox off")),
                                               bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
+        watchContainerQuota(of: connection)
         let handshake = Task { await self.performHandshake(connection) }
         let launch = Launch(connection: connection, handshake: handshake)
         process = .running(launch)
@@ -259,8 +264,20 @@ public actor ExtensionRunner {
         return environment
     }
 
+    /// Stops the process once its App Group containers hold more than the quota; the watch ends
+    /// with the process (``processEnded(pid:)``).
+    private func watchContainerQuota(of connection: ExtensionConnection) {
+        guard let quota = configuration.containerQuotaBytes, !descriptor.appGroups.isEmpty else { return }
+        quotaWatches[connection.pid] = ContainerQuotaWatch.shared.watch(Array(descriptor.appGroups.values),
+                                                                        quotaBytes: quota) { [weak connection] used in
+            connection?.abandon(.containerQuota(usedBytes: used, quotaBytes: quota))
+        }
+    }
+
     /// The process `pid` was reaped: if it is the runner's, the next call launches a new one.
+
     private func processEnded(pid: Int32) {
+        if let token = quotaWatches.removeValue(forKey: pid) { ContainerQuotaWatch.shared.stopWatching(token) }
         if case .running(let launch) = process, launch.connection.pid == pid { process = .stopped }
     }
 

@@ -38,6 +38,10 @@ public struct HostConfiguration: Sendable {
     public var sandbox = SandboxMode.auto
     /// The sandbox init; nil: `WalletSandboxInit` beside the running executable.
     public var sandboxInitPath: String?
+    /// What one extension may keep in its App Group containers together (1 GiB by default;
+    /// `--container-quota`): checked while it runs, and no single file may grow past it
+    /// (`RLIMIT_FSIZE`). Nil: unbounded.
+    public var containerQuotaBytes: Int? = 1 << 30
     /// Replaces the `RLIMIT_NPROC` of ``ProcessLimits`` when set.
     public var processLimitOverride: Int?
 
@@ -58,7 +62,7 @@ public struct HostConfiguration: Sendable {
         let groups = (try? JSONSerialization.data(withJSONObject: appGroups, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         environment[WireEnvironment.appGroups] = groups
-        if let preferences = AppGroupPreferences.prepare(appGroups: appGroups) {
+        if let preferences = AppGroupPreferences.home(appGroups: appGroups) {
             environment[AppGroupPreferences.configurationHomeVariable] = preferences
         }
         return environment

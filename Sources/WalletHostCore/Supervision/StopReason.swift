@@ -14,6 +14,8 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
     case beyondRepair(violations: Int, last: String)
     /// The extension closed fd 4 and kept running: nothing it does can answer a call.
     case closedResponseChannel
+    /// Its App Group containers held more than its quota (``HostConfiguration/containerQuotaBytes``).
+    case containerQuota(usedBytes: Int, quotaBytes: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
         case .beyondRepair(let violations, let last):
             return "beyond repair: \(violations) protocol violations on fd 4; the last: \(last)"
         case .closedResponseChannel: return "closed fd 4 while still running"
+        case .containerQuota(let used, let quota):
+            return "over its container quota: its App Group containers hold \(HumanReadable.megabytes(used)) of \(HumanReadable.megabytes(quota)) allowed"
         }
     }
 
@@ -37,12 +41,13 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
         case .hung: "hung"
         case .beyondRepair: "beyondRepair"
         case .closedResponseChannel: "closedResponseChannel"
+        case .containerQuota: "containerQuota"
         }
     }
 }
 
 extension StopReason: Codable {
-    private enum CodingKeys: String, CodingKey { case why, detail, method, requestID, silenceMilliseconds, violations, lastViolation }
+    private enum CodingKeys: String, CodingKey { case why, detail, method, requestID, silenceMilliseconds, violations, lastViolation, usedBytes, quotaBytes }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +61,9 @@ extension StopReason: Codable {
         case .beyondRepair(let violations, let last):
             try container.encode(violations, forKey: .violations)
             try container.encode(last, forKey: .lastViolation)
+        case .containerQuota(let used, let quota):
+            try container.encode(used, forKey: .usedBytes)
+            try container.encode(quota, forKey: .quotaBytes)
         default:
             break
         }
@@ -76,6 +84,9 @@ extension StopReason: Codable {
             self = .beyondRepair(violations: try container.decode(Int.self, forKey: .violations),
                                  last: try container.decode(String.self, forKey: .lastViolation))
         case "closedResponseChannel": self = .closedResponseChannel
+        case "containerQuota":
+            self = .containerQuota(usedBytes: try container.decode(Int.self, forKey: .usedBytes),
+                                   quotaBytes: try container.decode(Int.self, forKey: .quotaBytes))
         default:
             throw DecodingError.dataCorruptedError(forKey: .why, in: container, debugDescription: "unknown stop reason \"\(why)\"")
         }

@@ -13,30 +13,32 @@ public enum AppGroupPreferences {
     /// The environment variable Foundation reads.
     public static let configurationHomeVariable = "XDG_CONFIG_HOME"
 
-    /// Creates each container's `Library/Preferences` and the links, and returns the
-    /// directory to put in `XDG_CONFIG_HOME`, or nil when there is no App Group.
-    ///
-    /// Best effort: a directory that cannot be created or a name already taken by a file
-    /// leaves that group's defaults unreachable, which the extension sees as empty defaults,
-    /// as on a device whose App Group entitlement is wrong.
+    /// The directory to put in `XDG_CONFIG_HOME`, or nil when there is no App Group. Touches no file.
     /// - Parameter appGroups: Group identifier -> container directory.
-    public static func prepare(appGroups: [String: String]) -> String? {
-        let groups = appGroups.sorted { $0.key < $1.key }
-        guard let (_, firstContainer) = groups.first else { return nil }
-        let home = preferencesDirectory(ofContainer: firstContainer)
-        let fileManager = FileManager.default
-        for (group, container) in groups {
-            let directory = preferencesDirectory(ofContainer: container)
-            try? fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            guard directory != home else { continue }
-            let link = (home as NSString).appendingPathComponent("\(group).plist")
-            let target = (directory as NSString).appendingPathComponent("\(group).plist")
-            if (try? fileManager.destinationOfSymbolicLink(atPath: link)) == target { continue }
-            guard (try? fileManager.attributesOfItem(atPath: link)) == nil else { continue }
-            try? fileManager.createSymbolicLink(atPath: link, withDestinationPath: target)
-        }
-        return home
+    public static func home(appGroups: [String: String]) -> String? {
+        appGroups.min { $0.key < $1.key }.map { preferencesDirectory(ofContainer: $0.value) }
     }
+
+    /// Creates each container's `Library/Preferences` and the links in ``home(appGroups:)``,
+    /// before each launch, following no link in any container (see ``ContainerDirectory``).
+    ///
+    /// A name in the home directory already taken by a file leaves that group's defaults
+    /// unreachable, which the process sees as empty defaults, as on a device whose App Group
+    /// entitlement is wrong.
+    /// - Throws: ``ContainerDirectory/Refusal`` naming a link planted where a directory belongs.
+    public static func prepare(appGroups: [String: String]) throws(ContainerDirectory.Refusal) {
+        let groups = appGroups.sorted { $0.key < $1.key }
+        guard let (_, firstContainer) = groups.first else { return }
+        for (_, container) in groups {
+            try ContainerDirectory.ensure(container, preferencesComponents)
+        }
+        for (group, container) in groups where container != firstContainer {
+            let target = (preferencesDirectory(ofContainer: container) as NSString).appendingPathComponent("\(group).plist")
+            try ContainerDirectory.link("\(group).plist", to: target, in: firstContainer, preferencesComponents)
+        }
+    }
+
+    private static let preferencesComponents = ["Library", "Preferences"]
 
     private static func preferencesDirectory(ofContainer container: String) -> String {
         (container as NSString).appendingPathComponent("Library/Preferences")
