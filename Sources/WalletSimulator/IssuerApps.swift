@@ -46,6 +46,11 @@ public struct AppLauncher: Sendable {
         self.sandboxInitPath = sandboxInitPath
     }
 
+    /// A launcher that sandboxes apps as `configuration` sandboxes extensions.
+    public init(device: SimulatedDevice, configuration: HostConfiguration) {
+        self.init(device: device, sandbox: configuration.sandbox, sandboxInitPath: configuration.sandboxInitPath)
+    }
+
     /// What opening the app did.
     public struct Result: Sendable {
         public var run: ProcessRun

@@ -119,11 +119,11 @@ public struct WalletMethods: Sendable {
             }
             app = found
         }
-        let device = device
+        let launcher = AppLauncher(device: device, configuration: pool.configuration)
         // Opening runs the app to its end: off the cooperative threads, which must never block.
         let result = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try AppLauncher(device: device).open(app) })
+                continuation.resume(with: Result { try launcher.open(app) })
             }
         }
         return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,
