@@ -20,8 +20,15 @@ extension StateDirectory {
         } catch {
             throw StateError("cannot create the state directory \(url.path): \(Self.reason(error))")
         }
-        if mkdir(url.path, Self.directoryMode) != 0, errno != EEXIST {
-            throw StateError("cannot create the state directory \(url.path): \(Self.errnoReason())")
+        if mkdir(url.path, Self.directoryMode) != 0 {
+            let code = errno
+            var status = stat()
+            guard code == EEXIST, stat(url.path, &status) == 0 else {
+                throw StateError("cannot create the state directory \(url.path): \(Self.errnoReason(code))")
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                throw StateError("cannot create the state directory \(url.path): a file is in the way")
+            }
         }
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StateError("cannot open the state directory \(url.path): \(Self.errnoReason())") }

@@ -29,7 +29,7 @@ extension BundleEntitlements {
     /// is its team. Nothing on the host verifies a signature: the team is what the bundle
     /// declares, which keeps one issuer's groups from another that names them.
     /// - Parameter unsignedTeam: The team of an unsigned bundle: its containing app's bundle
-    ///   identifier (the app's own for the app, the extension's own for a lone extension).
+    ///   identifier (the app's own for the app; see ``ExtensionBundle/unsignedTeam(bundleIdentifier:containingAppBundleIdentifier:)``).
     /// - Returns: The team, never empty when `unsignedTeam` is not.
     public func team(unsignedTeam: String) -> String {
         teamIdentifier ?? applicationIdentifierPrefix ?? unsignedTeam
@@ -58,8 +58,20 @@ extension AppBundle {
 
 extension ExtensionBundle {
     /// The extension's team (see ``BundleEntitlements/team(unsignedTeam:)``): an unsigned
-    /// extension belongs to its containing app's team, a lone one is its own.
-    public var team: String { entitlements.team(unsignedTeam: containingAppBundleIdentifier ?? bundleIdentifier) }
+    /// extension belongs to its containing app's team (see ``unsignedTeam(bundleIdentifier:containingAppBundleIdentifier:)``).
+    public var team: String {
+        entitlements.team(unsignedTeam: Self.unsignedTeam(bundleIdentifier: bundleIdentifier,
+                                                          containingAppBundleIdentifier: containingAppBundleIdentifier))
+    }
+
+    /// The team of an unsigned extension: its containing app's bundle identifier; for a lone
+    /// extension, the app identifier its own implies (iOS requires `<app id>.<name>`, so
+    /// `com.example.issuer.WNonUIExt` is `com.example.issuer`'s), or its own without a dot.
+    public static func unsignedTeam(bundleIdentifier: String, containingAppBundleIdentifier: String?) -> String {
+        if let containingAppBundleIdentifier { return containingAppBundleIdentifier }
+        guard let dot = bundleIdentifier.lastIndex(of: "."), dot != bundleIdentifier.startIndex else { return bundleIdentifier }
+        return String(bundleIdentifier[..<dot])
+    }
 
     /// The extension's keychain access groups, the default first (see
     /// ``BundleEntitlements/keychainAccessGroups(bundleIdentifier:team:)``).

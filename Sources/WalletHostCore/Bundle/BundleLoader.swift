@@ -229,9 +229,10 @@ extension BundleLoader {
 }
 
 extension ExtensionCandidate {
-    /// The keychain group check of an extension outside any usable app: it is its own team.
+    /// The keychain group check of an extension outside any usable app, of the team its identifier implies.
     fileprivate mutating func checkKeychainGroupPrefixesAlone() {
         guard let manifest, let bundleIdentifier = manifest.bundleIdentifier else { return }
-        TeamChecks.checkKeychainGroupPrefixes(manifest.entitlements, unsignedTeam: bundleIdentifier, bundleURL: url, findings: &findings)
+        let team = ExtensionBundle.unsignedTeam(bundleIdentifier: bundleIdentifier, containingAppBundleIdentifier: nil)
+        TeamChecks.checkKeychainGroupPrefixes(manifest.entitlements, unsignedTeam: team, bundleURL: url, findings: &findings)
     }
 }

@@ -30,8 +30,8 @@ public struct ServiceRequest: Sendable {
     ///   - bundleIdentifier: Its bundle identifier.
     ///   - containingAppBundleIdentifier: Its containing app's bundle identifier, when it has one.
     ///   - keychainAccessGroups: Its keychain access groups, the default group first.
-    ///   - team: Its team; nil or empty means an unsigned bundle's: the containing app's
-    ///     bundle identifier, else its own.
+    ///   - team: Its team; nil or empty means an unsigned bundle's
+    ///     (``ExtensionBundle/unsignedTeam(bundleIdentifier:containingAppBundleIdentifier:)``).
     public init(method: String, line: Data, extensionPoint: String, role: ExtensionRole, bundleIdentifier: String,
                 containingAppBundleIdentifier: String?, keychainAccessGroups: [String] = [], team: String? = nil) {
         self.method = method
@@ -41,7 +41,8 @@ public struct ServiceRequest: Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.containingAppBundleIdentifier = containingAppBundleIdentifier
         self.keychainAccessGroups = keychainAccessGroups
-        self.team = team.flatMap { $0.isEmpty ? nil : $0 } ?? containingAppBundleIdentifier ?? bundleIdentifier
+        self.team = team.flatMap { $0.isEmpty ? nil : $0 }
+            ?? ExtensionBundle.unsignedTeam(bundleIdentifier: bundleIdentifier, containingAppBundleIdentifier: containingAppBundleIdentifier)
     }
 
     /// The request's parameters decoded as `type`.
