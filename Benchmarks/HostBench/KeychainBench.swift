@@ -34,7 +34,7 @@ func keychainBench(bundles: URL, runs: Int) async throws {
                                                     attributes: KeychainAttributes(service: "filler", account: "account-\(index)",
                                                                                    accessGroup: "com.example.other"),
                                                     data: Data(repeating: 7, count: 32)),
-                                  access: KeychainAccess(groups: ["com.example.other"]))
+                                  access: KeychainAccess(team: "com.example.other", groups: ["com.example.other"]))
                 }
                 return .success()
             }

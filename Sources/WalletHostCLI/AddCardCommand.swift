@@ -104,7 +104,7 @@ struct AddCardCommand {
         let state = StateDirectory(url: stateURL)
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
-        configuration.events = try EventLogFile(directory: state.logsURL)
+        configuration.events = try state.openEventLog()
         let recorder = userAgent.map(RecordingUserAgent.init)
         var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
                                userAgent: recorder ?? userAgent, transcript: { printer.line($0) })

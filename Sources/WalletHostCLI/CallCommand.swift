@@ -62,12 +62,12 @@ struct CallCommand {
             throw CommandFailure("cannot load \(appexURL.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
         let state = StateDirectory(url: stateURL)
-        let events = EventCollector(forwardingTo: try EventLogFile(directory: state.logsURL))
+        let events = EventCollector(forwardingTo: try state.openEventLog())
         var configuration = configuration
         configuration.events = events
         configuration.services = DeviceServices(device: SimulatedDevice(state: state))
         configuration.idleTimeout = nil
-        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
 
         let outcome = await MethodResultShape.call(runner, method: method, params: params)

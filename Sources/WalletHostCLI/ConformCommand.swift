@@ -55,7 +55,7 @@ struct ConformCommand {
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(getpid())-\(UUID().uuidString.prefix(8))"))
         var configuration = configuration
-        configuration.events = try EventLogFile(directory: state.logsURL)
+        configuration.events = try state.openEventLog()
         let suite = WalletConformance.suite(state: state, options: ConformanceOptions(configuration: configuration))
         let printer = TranscriptPrinter(enabled: !json)
         let started = Date()

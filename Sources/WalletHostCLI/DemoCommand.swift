@@ -61,7 +61,7 @@ struct DemoCommand {
 
         let userAgent = try ScriptedUserAgent(data: Data(Self.script.utf8))
         var configuration = HostConfiguration()
-        configuration.events = try EventLogFile(directory: state.logsURL)
+        configuration.events = try state.openEventLog()
         let flow = AddCardFlow(installed: installed, device: device, configuration: configuration, userAgent: userAgent,
                                transcript: { print($0) })
 

@@ -20,7 +20,11 @@ enum KeychainCommand {
                   .valued("app", "APP", help: """
                       add: store the item as this containing app would, in its default access group (its first \
                       keychain-access-groups value, else its bundle identifier): a path to an .app, or an app \
-                      name or bundle identifier in --apps. Instead of --group.
+                      name or bundle identifier in --apps, with the app's team. Instead of --group.
+                      """),
+                  .valued("team", "TEAM", help: """
+                      add with --group: the team that owns the item; only that team's bundles see it. Default: the \
+                      team that owns the App Group GROUP on this device.
                       """),
                   .valued("service", "NAME", help: "kSecAttrService (add: default empty)."),
                   .valued("account", "NAME", help: "kSecAttrAccount (add: default empty)."),
@@ -32,6 +36,7 @@ enum KeychainCommand {
 
     /// An item as `list` shows it: everything but the secret.
     struct Listing: Encodable {
+        var team: String?
         var accessGroup: String
         var service: String
         var account: String
@@ -42,6 +47,7 @@ enum KeychainCommand {
         var modifiedAt: Date
 
         init(_ item: KeychainItemRecord) {
+            team = item.team
             accessGroup = item.accessGroup
             service = item.service
             account = item.account
@@ -87,6 +93,15 @@ enum KeychainCommand {
         return 0
     }
 
+    /// The access of `keychain add --group`: the given team, else the owner of the App Group.
+    private static func groupAccess(_ group: String, team: String?, device: SimulatedDevice) throws -> KeychainAccess {
+        guard let team = try team ?? device.state.appGroupOwners()[group] else {
+            throw UsageError("keychain add --group \(group) needs --team TEAM: keychain items belong to a team, "
+                             + "and no team owns an App Group \"\(group)\" on this device")
+        }
+        return try device.keychainAccess(team: team, groups: [group])
+    }
+
     private static func add(_ parsed: ParsedArguments, filter: KeychainAttributes, device: SimulatedDevice) throws -> Int32 {
         guard let secret = parsed.value("secret") else { throw UsageError("keychain add needs --secret TEXT") }
         var attributes = filter
@@ -94,10 +109,10 @@ enum KeychainCommand {
         let access: KeychainAccess
         switch (parsed.value("group"), parsed.value("app")) {
         case (let group?, nil):
-            access = KeychainAccess(groups: [group])
+            access = try groupAccess(group, team: parsed.value("team"), device: device)
         case (nil, let reference?):
             let app = try StateCommands.loadApp(reference, appsDirectory: parsed.value("apps"))
-            access = KeychainAccess(groups: app.entitlements.keychainAccessGroups(bundleIdentifier: app.bundleIdentifier))
+            access = try device.keychainAccess(team: app.team, groups: app.keychainAccessGroups)
         default:
             throw UsageError("keychain add needs either --group GROUP or --app APP")
         }

@@ -147,13 +147,13 @@ struct StressCommand {
         let device = SimulatedDevice(state: state)
         if stateURL == nil { try StressTargets.openContainingApps(of: bundles, in: device) }
         var configuration = configuration
-        configuration.events = try EventLogFile(directory: state.logsURL)
+        configuration.events = try state.openEventLog()
         configuration.services = DeviceServices(device: device)
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         var reports: [StressReport] = []
         var results: [StressResult] = []
         for bundle in bundles {
-            let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))
+            let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
             let run = StressRun(descriptor: descriptor, configuration: configuration, plan: plan)
             let onProgress: (@Sendable (StressRun.Progress) -> Void)? = progress.isEnabled ? { @Sendable in progress.show($0) } : nil
             let result = try await run.run(onProgress: onProgress)

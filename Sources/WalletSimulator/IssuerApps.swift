@@ -65,7 +65,7 @@ public struct AppLauncher: Sendable {
         }
         // Before the app runs: it cannot be recorded as opened in settings that cannot be read.
         try device.checkStateReadable()
-        let groups = try device.state.appGroupContainers(app.appGroups)
+        let groups = try device.state.appGroupContainers(app.appGroups, team: app.team)
         var environment = HostConfiguration().baseEnvironment(appGroups: groups)
         environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier
         var configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,

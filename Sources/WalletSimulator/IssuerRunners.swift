@@ -35,7 +35,7 @@ actor IssuerRunners: IssuerRunnerSource {
         var configuration = configuration
         // Only the UI extension talks to the user.
         configuration.services = DeviceServices(device: device, userAgent: role == .ui ? userAgent : nil)
-        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups))
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
         runners[bundle.bundleIdentifier] = runner
         return runner

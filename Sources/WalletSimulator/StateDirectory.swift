@@ -8,6 +8,9 @@ import Glibc
 /// App Group containers. Every write is atomic (temp file, fsync, rename) and made under an
 /// exclusive `flock`, so several host processes can share one directory without losing a write.
 ///
+/// It holds secrets (the keychain, issuers' tokens): the directory is mode 0700 and every state
+/// file 0600, and a directory left looser by an older host is tightened on the next write.
+///
 /// A state file that is missing is empty; one that exists but cannot be read or decoded is a
 /// ``StateError`` naming it, and nothing is ever written over it.
 public struct StateDirectory: Sendable {
@@ -41,15 +44,21 @@ public struct StateDirectory: Sendable {
         case passesURL.standardizedFileURL.path: return "the pass library"
         case deviceURL.standardizedFileURL.path: return "the device settings"
         case keychainURL.standardizedFileURL.path: return "the keychain"
+        case appGroupOwnersURL.standardizedFileURL.path: return "the App Group owners"
         default: return "the state file"
         }
     }
 
     /// The container directory of an App Group, created on demand: always a direct child of
-    /// ``appGroupsURL``.
+    /// ``appGroupsURL``. The group belongs to the first team that uses it on this device
+    /// (``claimAppGroups(_:team:)``); a bundle of another team gets no container.
+    /// - Parameters:
+    ///   - groupIdentifier: The App Group identifier.
+    ///   - team: The team of the bundle that uses it (``ExtensionBundle/team``, ``AppBundle/team``).
     /// - Throws: ``StateError`` naming the identifier when it cannot name a directory
-    ///   (``AppGroupIdentifier/problem(_:)``), or naming the directory when it cannot be created.
-    public func appGroupContainer(_ groupIdentifier: String) throws -> URL {
+    ///   (``AppGroupIdentifier/problem(_:)``), naming the group and both teams when another team
+    ///   owns it, or naming the directory when it cannot be created.
+    public func appGroupContainer(_ groupIdentifier: String, team: String) throws -> URL {
         if let problem = AppGroupIdentifier.problem(groupIdentifier) {
             throw StateError("the App Group identifier \"\(groupIdentifier)\" \(problem), so it cannot name a container in \(appGroupsURL.path)")
         }
@@ -58,6 +67,7 @@ public struct StateDirectory: Sendable {
         guard container.standardizedFileURL.deletingLastPathComponent().path == appGroupsURL.standardizedFileURL.path else {
             throw StateError("the App Group identifier \"\(groupIdentifier)\" would put its container outside \(appGroupsURL.path)")
         }
+        try claimAppGroups([groupIdentifier], team: team)
         do {
             try FileManager.default.createDirectory(at: appGroupsURL, withIntermediateDirectories: true)
         } catch {
@@ -73,11 +83,18 @@ public struct StateDirectory: Sendable {
         return container
     }
 
-    /// Containers for each of `groups`, as the `appGroups` map extensions receive.
-    /// - Throws: ``StateError`` as ``appGroupContainer(_:)`` does.
-    public func appGroupContainers(_ groups: [String]) throws -> [String: String] {
+    /// Containers for each of `groups`, as the `appGroups` map extensions receive. Either the
+    /// team owns (or now claims) every group, or it gets none of them.
+    /// - Parameters:
+    ///   - groups: The bundle's App Groups.
+    ///   - team: The bundle's team.
+    /// - Throws: ``StateError`` as ``appGroupContainer(_:team:)`` does.
+    public func appGroupContainers(_ groups: [String], team: String) throws -> [String: String] {
+        // An identifier that cannot name a container throws here, before any group is claimed.
+        for group in groups where AppGroupIdentifier.problem(group) != nil { _ = try appGroupContainer(group, team: team) }
+        try claimAppGroups(groups, team: team)
         var containers: [String: String] = [:]
-        for group in groups { containers[group] = try appGroupContainer(group).path }
+        for group in groups { containers[group] = try appGroupContainer(group, team: team).path }
         return containers
     }
 
@@ -110,11 +127,7 @@ public struct StateDirectory: Sendable {
     /// - Throws: ``StateError`` naming the file on any failure; the old contents stay intact.
     public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value,
                                        _ change: (inout Value) throws -> Void) throws {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw StateError("cannot create the state directory \(url.path): \(Self.reason(error))")
-        }
+        try prepareDirectory()
         try withExclusiveLock {
             removeStaleTemporaryFiles()
             var value = try read(type, from: file, empty: empty)
@@ -133,11 +146,12 @@ public struct StateDirectory: Sendable {
     }
 
     private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard fd >= 0 else {
             throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
         }
         defer { close(fd) }
+        Self.tighten(fd, to: Self.fileMode)
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
@@ -172,7 +186,8 @@ public struct StateDirectory: Sendable {
         let directory = file.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let failure: (String) -> StateError = { StateError("cannot write \(role(of: file)) \(file.path): \($0)") }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // A new file, renamed over the old: whatever mode the old one had, the new one is 0600.
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.fileMode)
         guard fd >= 0 else { throw failure("cannot create \(temporary.lastPathComponent): \(Self.errnoReason())") }
         var problem: String?
         data.withUnsafeBytes { bytes in

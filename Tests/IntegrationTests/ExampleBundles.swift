@@ -27,7 +27,7 @@ extension ExampleBundles {
         configuration.deadlineOverrides[WireMethod.status] = .seconds(5)
         configure(&configuration)
         let descriptor = ExtensionDescriptor(bundle: bundle,
-                                             appGroups: try state.appGroupContainers(bundle.entitlements.appGroups))
+                                             appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
         return (ExtensionRunner(descriptor: descriptor, configuration: configuration), events, state)
     }
 }

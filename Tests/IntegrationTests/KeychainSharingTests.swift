@@ -15,14 +15,22 @@ struct KeychainSharingTests {
     static let otherGroup = "ZZZZZ99999.com.example.otherbank.shared"
 
     /// A copy of the test helper app, renamed and entitled as asked, its extension in `mode`.
+    /// - Parameter team: The `com.apple.developer.team-identifier` of the app and its extension, as
+    ///   signing writes it; nil leaves them unsigned (their team is the app's bundle identifier).
     /// - Returns: The copy's extension bundle.
     static func helper(mode: String, appIdentifier: String = "com.example.testhelper",
-                       extensionIdentifier: String = "com.example.testhelper.TestHelperExt", keychainGroups: [String]) throws -> URL {
+                       extensionIdentifier: String = "com.example.testhelper.TestHelperExt", team: String? = nil,
+                       keychainGroups: [String]) throws -> URL {
         let appex = try ExampleBundles.testHelper(mode: mode)
         let app = appex.deletingLastPathComponent().deletingLastPathComponent()
         try rewrite(app.appendingPathComponent("Info.plist")) { $0["CFBundleIdentifier"] = appIdentifier }
         try rewrite(appex.appendingPathComponent("Info.plist")) { $0["CFBundleIdentifier"] = extensionIdentifier }
         try rewrite(appex.appendingPathComponent("TestHelperExt.entitlements")) { $0["keychain-access-groups"] = keychainGroups }
+        if let team {
+            for entitlements in [app.appendingPathComponent("TestHelper.entitlements"), appex.appendingPathComponent("TestHelperExt.entitlements")] {
+                try rewrite(entitlements) { $0["com.apple.developer.team-identifier"] = team }
+            }
+        }
         return appex
     }
 
@@ -52,7 +60,7 @@ struct KeychainSharingTests {
     func sharedWithinTheGroupOnly() async throws {
         let device = SimulatedDevice(state: StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-keychain")))
 
-        let writer = try Self.helper(mode: "keychain-write token-1", keychainGroups: [Self.sharedGroup])
+        let writer = try Self.helper(mode: "keychain-write token-1", team: "ABCDE12345", keychainGroups: [Self.sharedGroup])
         #expect(try await Self.cardDetails(writer, device: device)["keychainStatus"] == "0")
         let items = try device.keychainItems()
         #expect(items.map(\.accessGroup) == [Self.sharedGroup], "the token goes to the first keychain-access-groups value")
@@ -60,13 +68,14 @@ struct KeychainSharingTests {
         #expect(items.first?.accessible == "ck")
 
         let sibling = try Self.helper(mode: "keychain-read", extensionIdentifier: "com.example.testhelper.SecondExt",
-                                      keychainGroups: [Self.sharedGroup])
+                                      team: "ABCDE12345", keychainGroups: [Self.sharedGroup])
         let read = try await Self.cardDetails(sibling, device: device)
         #expect(read["keychainStatus"] == "0")
         #expect(read["keychainToken"] == "token-1")
 
         let stranger = try Self.helper(mode: "keychain-read", appIdentifier: "com.example.otherbank",
-                                       extensionIdentifier: "com.example.otherbank.TestHelperExt", keychainGroups: [Self.otherGroup])
+                                       extensionIdentifier: "com.example.otherbank.TestHelperExt", team: "ZZZZZ99999",
+                                       keychainGroups: [Self.otherGroup])
         let strangerRead = try await Self.cardDetails(stranger, device: device)
         #expect(strangerRead["keychainStatus"] == "-25300", "errSecItemNotFound")
         #expect(strangerRead["keychainToken"] == nil)
@@ -88,5 +97,21 @@ struct KeychainSharingTests {
 
         let sibling = try Self.helper(mode: "keychain-read", extensionIdentifier: "com.example.testhelper.SecondExt", keychainGroups: [])
         #expect(try await Self.cardDetails(sibling, device: device)["keychainStatus"] == "-25300")
+    }
+
+    @Test("a bundle of another team that names the bank's group in keychain-access-groups is not loaded, and would get no access")
+    func anotherTeamCannotNameTheGroup() throws {
+        let thief = try Self.helper(mode: "keychain-read", appIdentifier: "com.example.otherbank",
+                                    extensionIdentifier: "com.example.otherbank.TestHelperExt", team: "ZZZZZ99999",
+                                    keychainGroups: [Self.sharedGroup])
+        let (bundle, findings) = BundleLoader().loadExtension(at: thief)
+        #expect(bundle == nil)
+        #expect(findings.contains { $0.severity == .error && $0.key == "keychain-access-groups[0]"
+                                        && $0.problem.contains("does not start with the bundle's team prefix \"ZZZZZ99999.\"") },
+                "\(findings)")
+        let entitlements = BundleEntitlements(url: nil, values: ["keychain-access-groups": .array([.string(Self.sharedGroup)]),
+                                                                 "com.apple.developer.team-identifier": .string("ZZZZZ99999")])
+        #expect(!entitlements.keychainAccessGroups(bundleIdentifier: "com.example.otherbank.TestHelperExt", team: "ZZZZZ99999")
+            .contains(Self.sharedGroup))
     }
 }

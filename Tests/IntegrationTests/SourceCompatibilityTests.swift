@@ -44,7 +44,7 @@ struct SourceCompatibilityTests {
     func appGroupDefaultsAreShared() async throws {
         let (runner, _, state) = try ExampleBundles.runner(appex: Self.sampleNonUI)
         defer { Task { await runner.stop() } }
-        let container = try #require(try state.appGroupContainers([Self.group])[Self.group])
+        let container = try #require(try state.appGroupContainers([Self.group], team: "com.example.sampleissuer")[Self.group])
         try Self.writeDefaultsAsTheAppWould(container: container, cards: ["FPANID-A-1111"])
         let first = try await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self).result.get()
         #expect(first.passEntriesAvailable)

@@ -11,8 +11,8 @@ struct KeychainCommandTests {
     @Test("add with --group or --app, list without secrets, remove by filter, reset")
     func keychain() throws {
         defer { try? FileManager.default.removeItem(at: state) }
-        let add = try WalletHostCommand.run(["keychain", "add", "--group", "group.example", "--service", "bank", "--account", "jane",
-                                             "--secret", "s3cret", "--state", state.path, "--json"])
+        let add = try WalletHostCommand.run(["keychain", "add", "--group", "group.example", "--team", "com.example", "--service", "bank",
+                                             "--account", "jane", "--secret", "s3cret", "--state", state.path, "--json"])
         #expect(add.status == 0, "\(add.standardError)")
         #expect(try add.json()["accessGroup"] as? String == "group.example")
 
@@ -22,8 +22,8 @@ struct KeychainCommandTests {
         #expect(asApp.status == 0, "\(asApp.standardError)")
         #expect(asApp.standardOutput == "added service \"\" account \"jane\" to com.example.sampleissuer\n", "\(asApp.standardOutput)")
 
-        let duplicate = try WalletHostCommand.run(["keychain", "add", "--group", "group.example", "--service", "bank", "--account", "jane",
-                                                   "--secret", "again", "--state", state.path])
+        let duplicate = try WalletHostCommand.run(["keychain", "add", "--group", "group.example", "--team", "com.example", "--service", "bank",
+                                                   "--account", "jane", "--secret", "again", "--state", state.path])
         #expect(duplicate.status == 1)
         #expect(duplicate.standardError.contains("an item with service \"bank\" and account \"jane\" is already in that access group"))
 
@@ -34,6 +34,7 @@ struct KeychainCommandTests {
             WalletHostCommand.run(["keychain", "list", "--group", "com.example.sampleissuer", "--state", state.path, "--json"])
                 .standardOutput.utf8)) as? [[String: Any]])
         #expect(listed.map { $0["secretBytes"] as? Int } == [9])
+        #expect(listed.map { $0["team"] as? String } == ["com.example.sampleissuer"], "the app's team owns what it stores")
 
         let remove = try WalletHostCommand.run(["keychain", "remove", "--group", "group.example", "--state", state.path])
         #expect(remove.status == 0 && remove.standardOutput == "removed 1 item(s)\n", "\(remove.standardOutput)")
@@ -49,6 +50,8 @@ struct KeychainCommandTests {
         #expect(noSecret.status == 2 && noSecret.standardError.contains("keychain add needs --secret TEXT"))
         let noGroup = try WalletHostCommand.run(["keychain", "add", "--secret", "x", "--state", state.path])
         #expect(noGroup.status == 2 && noGroup.standardError.contains("either --group GROUP or --app APP"))
+        let noTeam = try WalletHostCommand.run(["keychain", "add", "--group", "group.example", "--secret", "x", "--state", state.path])
+        #expect(noTeam.status == 2 && noTeam.standardError.contains("keychain add --group group.example needs --team TEAM"), "\(noTeam.standardError)")
         let unfiltered = try WalletHostCommand.run(["keychain", "remove", "--state", state.path])
         #expect(unfiltered.status == 2 && unfiltered.standardError.contains("keychain remove needs --group, --service or --account"))
     }

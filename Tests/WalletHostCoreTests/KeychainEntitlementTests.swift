@@ -15,23 +15,29 @@ struct KeychainEntitlementTests {
             "keychain-access-groups": .array([.string(Self.keychainGroup), .string("group.com.example.issuer")]),
             "com.apple.security.application-groups": .array([.string("group.com.example.issuer")]),
         ])
-        #expect(entitlements.keychainAccessGroups(bundleIdentifier: "com.example.issuer.WNonUIExt")
-                == [Self.keychainGroup, "group.com.example.issuer", "com.example.issuer.WNonUIExt"])
+        #expect(entitlements.keychainAccessGroups(bundleIdentifier: "com.example.issuer.WNonUIExt", team: "ABCDE12345")
+                == [Self.keychainGroup, "com.example.issuer.WNonUIExt", "group.com.example.issuer"])
         let signed = BundleEntitlements(url: nil, values: ["application-identifier": .string("ABCDE12345.com.example.issuer")])
-        #expect(signed.keychainAccessGroups(bundleIdentifier: "com.example.issuer") == ["ABCDE12345.com.example.issuer"])
-        #expect(BundleEntitlements.none.keychainAccessGroups(bundleIdentifier: "com.example.issuer") == ["com.example.issuer"])
+        #expect(signed.keychainAccessGroups(bundleIdentifier: "com.example.issuer", team: "ABCDE12345") == ["ABCDE12345.com.example.issuer"])
+        #expect(BundleEntitlements.none.keychainAccessGroups(bundleIdentifier: "com.example.issuer", team: "com.example.issuer")
+                == ["com.example.issuer"])
     }
 
     @Test("a loaded extension carries its groups to the host services")
     func descriptorCarriesGroups() throws {
-        let (app, findings) = try loadFixture(withFirstExtension {
+        var fixture = withFirstExtension {
             var appExtension = $0
             appExtension.entitlements?["keychain-access-groups"] = [Self.keychainGroup]
+            appExtension.entitlements?["com.apple.developer.team-identifier"] = "ABCDE12345"
             return appExtension
-        })
+        }
+        fixture.entitlements?["com.apple.developer.team-identifier"] = "ABCDE12345"
+        fixture.extensions[1].entitlements?["com.apple.developer.team-identifier"] = "ABCDE12345"
+        let (app, findings) = try loadFixture(fixture)
         expectNoErrors(findings)
         let bundle = try #require(app?.extensions.first)
         let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: [:])
+        #expect(descriptor.team == "ABCDE12345")
         #expect(descriptor.keychainAccessGroups.first == Self.keychainGroup)
         #expect(descriptor.keychainAccessGroups.contains(bundle.bundleIdentifier))
     }

@@ -76,14 +76,14 @@ struct KeychainServiceTests {
 @Suite("Keychain file reads")
 struct KeychainFileReadTests {
     static func item(_ account: String) -> KeychainItemRecord {
-        KeychainItemRecord(accessGroup: "group.bank", service: "bank", account: account, data: Data(account.utf8))
+        KeychainItemRecord(team: "com.example.bank", accessGroup: "group.bank", service: "bank", account: account, data: Data(account.utf8))
     }
 
     @Test("a change made by another writer, through the host or by hand, is seen on the next read")
     func changesAreSeen() throws {
         let state = StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-keychain"))
         let device = SimulatedDevice(state: state)
-        let access = KeychainAccess(groups: ["group.bank"])
+        let access = KeychainAccess(team: "com.example.bank", groups: ["group.bank"])
         #expect(try device.keychainItems().isEmpty)
         _ = try SimulatedDevice(state: StateDirectory(url: state.url)).changeKeychain {
             $0.add(KeychainAddParams(itemClass: "genp", attributes: KeychainAttributes(account: "a"), data: nil), access: access)

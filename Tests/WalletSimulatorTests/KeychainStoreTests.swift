@@ -9,9 +9,9 @@ import WalletWire
 struct KeychainStoreTests {
     static let bankGroup = "ABCDE12345.com.example.bank.shared"
     /// The bank's app and extensions: the shared group first, then the extension's own identifier.
-    static let bankExtension = KeychainAccess(groups: [bankGroup, "com.example.bank.WNonUIExt", "group.com.example.bank"])
-    static let bankApp = KeychainAccess(groups: [bankGroup, "com.example.bank"])
-    static let otherIssuer = KeychainAccess(groups: ["com.example.otherbank"])
+    static let bankExtension = KeychainAccess(team: "ABCDE12345", groups: [bankGroup, "com.example.bank.WNonUIExt", "group.com.example.bank"])
+    static let bankApp = KeychainAccess(team: "ABCDE12345", groups: [bankGroup, "com.example.bank"])
+    static let otherIssuer = KeychainAccess(team: "com.example.otherbank", groups: ["com.example.otherbank"])
     static let genp = KeychainStatus.genericPasswordClass
 
     static func add(_ store: inout KeychainStore, service: String = "bank", account: String = "jane", group: String? = nil,
@@ -152,6 +152,6 @@ struct KeychainStoreTests {
     @Test("a bundle with no access group cannot add")
     func noGroups() {
         var store = KeychainStore()
-        #expect(Self.add(&store, access: KeychainAccess(groups: [])).status == KeychainStatus.missingEntitlement)
+        #expect(Self.add(&store, access: KeychainAccess(team: "ABCDE12345", groups: [])).status == KeychainStatus.missingEntitlement)
     }
 }

@@ -134,7 +134,7 @@ struct StateFileSafetyTests {
     func containerRefused(_ identifier: String) throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
         do {
-            let container = try state.appGroupContainer(identifier)
+            let container = try state.appGroupContainer(identifier, team: "com.example.issuer")
             Issue.record("\"\(identifier)\" got the container \(container.path)")
         } catch let error as StateError {
             #expect(error.description.hasPrefix("the App Group identifier \"\(identifier)\" "), "\(error)")
@@ -145,7 +145,7 @@ struct StateFileSafetyTests {
     @Test("a usable identifier's container is a direct child of AppGroups/")
     func containerInside() throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
-        let container = try state.appGroupContainer("group.com.example.issuer")
+        let container = try state.appGroupContainer("group.com.example.issuer", team: "com.example.issuer")
         #expect(container.deletingLastPathComponent().standardizedFileURL == state.appGroupsURL.standardizedFileURL)
         #expect(container.lastPathComponent == "group.com.example.issuer")
     }

@@ -20,7 +20,7 @@ enum StressRunHarness {
         configuration.hangGrace = .milliseconds(500)
         configuration.stopGrace = .milliseconds(300)
         configuration.deadlineOverrides[WireMethod.status] = statusDeadline
-        let descriptor = ExtensionDescriptor(bundle: loaded, appGroups: try state.appGroupContainers(loaded.entitlements.appGroups))
+        let descriptor = ExtensionDescriptor(bundle: loaded, appGroups: try state.appGroupContainers(loaded.appGroups, team: loaded.team))
         return (descriptor, configuration)
     }
 

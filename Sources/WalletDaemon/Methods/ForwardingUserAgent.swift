@@ -46,7 +46,7 @@ actor DaemonRunnerSource: IssuerRunnerSource {
         var configuration = pool.configuration
         configuration.services = DeviceServices(device: pool.device, userAgent: userAgent)
         configuration.idleTimeout = nil
-        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try pool.device.state.appGroupContainers(bundle.appGroups))
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try pool.device.state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
         flowRunners.append(runner)
         return runner

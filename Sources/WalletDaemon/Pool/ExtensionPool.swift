@@ -71,7 +71,7 @@ public actor ExtensionPool {
         let key = bundle.url.standardizedFileURL.path
         if let entry = entries[key] { return entry.runner }
         let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
-        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups))
+        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let isInstalledIssuer = installed.apps.contains { $0.extensions.contains { $0.url.standardizedFileURL.path == key } }
         let warm = keepWarm && bundle.role == .nonUI && isInstalledIssuer
         // A kept-warm process is never stopped for idleness; any other one is, as in a command.

@@ -91,7 +91,7 @@ struct ServeCommand {
         }
         let device = SimulatedDevice(state: state)
         let poolBox = Mutex<ExtensionPool?>(nil)
-        let hub = EventHub(log: try EventLogFile(directory: state.logsURL)) { event in
+        let hub = EventHub(log: try state.openEventLog()) { event in
             guard let bundle = event.bundleIdentifier, let pool = poolBox.withLock({ $0 }) else { return }
             Task { await pool.processCrashed(bundleIdentifier: bundle) }
         }

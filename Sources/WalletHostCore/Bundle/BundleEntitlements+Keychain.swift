@@ -17,12 +17,19 @@ extension BundleEntitlements {
     /// `keychain-access-groups`, then its application identifier (the `application-identifier`
     /// entitlement, else the bundle identifier: bundles built here carry no team prefix), then its
     /// App Groups. The first is the group of an item added without `kSecAttrAccessGroup`.
-    /// - Parameter bundleIdentifier: The bundle's `CFBundleIdentifier`.
+    ///
+    /// A `keychain-access-groups` value without the team prefix (`TEAM.`, see
+    /// ``keychainGroup(_:belongsTo:)``) is left out, as iOS refuses to install such a bundle;
+    /// `validate` reports it as an error, so a loaded bundle has none.
+    /// - Parameters:
+    ///   - bundleIdentifier: The bundle's `CFBundleIdentifier`.
+    ///   - team: The bundle's team (``team(unsignedTeam:)``).
     /// - Returns: The groups, without repeats.
-    public func keychainAccessGroups(bundleIdentifier: String) -> [String] {
+    public func keychainAccessGroups(bundleIdentifier: String, team: String) -> [String] {
         let applicationIdentifier = values[ValidationFinding.Key.applicationIdentifier]?.stringValue ?? bundleIdentifier
+        let entitled = keychainAccessGroupEntitlement.filter { Self.keychainGroup($0, belongsTo: team) }
         var seen = Set<String>()
-        return (keychainAccessGroupEntitlement + [applicationIdentifier] + appGroups).filter { seen.insert($0).inserted }
+        return (entitled + [applicationIdentifier] + appGroups).filter { seen.insert($0).inserted }
     }
 }
 

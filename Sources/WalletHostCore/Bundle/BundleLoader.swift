@@ -86,6 +86,7 @@ public struct BundleLoader: Sendable {
                 report.findings.error(url.path, Key.path, "is neither a .app, .appex, .ipa or .xcarchive bundle nor a directory of .app bundles")
             }
         }
+        report.findings += TeamChecks.appGroupClashes(TeamChecks.claimants(apps: report.apps, extensions: report.extensions))
         return report
     }
 }
@@ -120,6 +121,10 @@ extension BundleLoader {
         let summary = manifest.map(ContainingAppSummary.init)
         if let summary {
             containingAppChecks.checkAppEntitlement(of: summary, findings: &outcome.findings)
+        }
+        if let manifest, let bundleIdentifier = manifest.bundleIdentifier {
+            TeamChecks.checkKeychainGroupPrefixes(manifest.entitlements, unsignedTeam: bundleIdentifier, bundleURL: url,
+                                                  findings: &outcome.findings)
         }
         // Extensions are read even when the app's own Info.plist is unusable, so all their findings show.
         var candidates = extensionURLs(inApp: url, findings: &outcome.findings).map(extensionReader.read(at:))
@@ -165,10 +170,13 @@ extension BundleLoader {
                 containingAppChecks.checkMembership(of: &candidate, in: ContainingAppSummary(appManifest))
                 containingAppBundleIdentifier = appIdentifier
             } else {
+                candidate.checkKeychainGroupPrefixesAlone()
                 candidate.findings.note(url.path, Key.bundle,
                                         "sits in \(appURL.lastPathComponent)/PlugIns, but that app has no usable CFBundleIdentifier; "
                                             + "the identifier prefix and App Groups were not checked")
             }
+        } else {
+            candidate.checkKeychainGroupPrefixesAlone()
         }
         var outcome = LoadOutcome<ExtensionBundle>(findings: candidate.findings, bundleCount: 1)
         if let bundle = candidate.bundle(containingAppBundleIdentifier: containingAppBundleIdentifier) {
@@ -217,5 +225,14 @@ extension BundleLoader {
             outcome.loaded.append(loaded)
         }
         return outcome
+    }
+}
+
+extension ExtensionCandidate {
+    /// The keychain group check of an extension outside any usable app, of the team its identifier implies.
+    fileprivate mutating func checkKeychainGroupPrefixesAlone() {
+        guard let manifest, let bundleIdentifier = manifest.bundleIdentifier else { return }
+        let team = ExtensionBundle.unsignedTeam(bundleIdentifier: bundleIdentifier, containingAppBundleIdentifier: nil)
+        TeamChecks.checkKeychainGroupPrefixes(manifest.entitlements, unsignedTeam: team, bundleURL: url, findings: &findings)
     }
 }

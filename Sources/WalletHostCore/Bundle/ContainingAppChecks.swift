@@ -32,6 +32,11 @@ struct ContainingAppChecks {
                                          + "iOS refuses to install an app whose extensions are not prefixed this way")
         }
         checkAppGroups(of: &candidate, manifest: manifest, in: app)
+        if let appIdentifier = app.bundleIdentifier {
+            TeamChecks.checkSameTeam(extension: manifest, app: app, findings: &candidate.findings)
+            TeamChecks.checkKeychainGroupPrefixes(manifest.entitlements, unsignedTeam: appIdentifier, bundleURL: manifest.bundleURL,
+                                                  findings: &candidate.findings)
+        }
     }
 
     private func checkAppGroups(of candidate: inout ExtensionCandidate, manifest: BundleManifest, in app: ContainingAppSummary) {

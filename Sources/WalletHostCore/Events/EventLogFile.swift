@@ -11,7 +11,8 @@ import Glibc
 /// beside a CLI): every file is opened with `O_APPEND` and every line goes out in one
 /// `write(2)`, so lines never splice or overwrite each other. Nothing is written through a
 /// symbolic link: the directory and the files are opened with `O_NOFOLLOW`, so a link planted
-/// in `logs/` cannot make the host append to a file elsewhere.
+/// in `logs/` cannot make the host append to a file elsewhere. Extensions' output may hold
+/// secrets: the directory is mode 0700 and every file 0600, tightened when found looser.
 public final class EventLogFile: HostEventSink {
     public let eventsURL: URL
     public let directory: URL
@@ -27,14 +28,18 @@ public final class EventLogFile: HostEventSink {
     public init(directory: URL) throws {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw EventLogError(path: directory.path, reason: "cannot be created (\(error.localizedDescription))")
+        }
+        if mkdir(directory.path, Self.directoryMode) != 0, errno != EEXIST {
+            throw EventLogError(path: directory.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
         }
         directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard directoryDescriptor >= 0 else {
             throw EventLogError(path: directory.path, reason: Self.openFailure(errno, what: "directory"))
         }
+        Self.tighten(directoryDescriptor, to: Self.directoryMode)
         eventsURL = directory.appendingPathComponent("events.jsonl")
         do {
             eventsDescriptor = try Self.openForAppending("events.jsonl", in: directoryDescriptor, path: eventsURL.path)
@@ -54,9 +59,22 @@ public final class EventLogFile: HostEventSink {
     }
 
     private static func openForAppending(_ name: String, in directory: Int32, path: String) throws -> Int32 {
-        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw EventLogError(path: path, reason: openFailure(errno, what: "file")) }
+        tighten(descriptor, to: fileMode)
         return descriptor
+    }
+
+    /// The mode of the log directory: the owner's only.
+    static let directoryMode: mode_t = 0o700
+    /// The mode of every log file.
+    static let fileMode: mode_t = 0o600
+
+    /// Takes every permission beyond `mode` from an open file or directory (a log left by an older host).
+    private static func tighten(_ descriptor: Int32, to mode: mode_t) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & 0o777 & ~mode != 0 else { return }
+        _ = fchmod(descriptor, status.st_mode & 0o777 & mode)
     }
 
     private static func openFailure(_ code: Int32, what: String) -> String {

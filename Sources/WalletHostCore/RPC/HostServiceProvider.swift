@@ -15,8 +15,11 @@ public struct ServiceRequest: Sendable {
     public var containingAppBundleIdentifier: String?
     /// The keychain access groups the extension may use, in iOS's order (its
     /// `keychain-access-groups`, its application identifier, its App Groups); the first is the
-    /// default group of a new item. See ``BundleEntitlements/keychainAccessGroups(bundleIdentifier:)``.
+    /// default group of a new item. See ``BundleEntitlements/keychainAccessGroups(bundleIdentifier:team:)``.
     public var keychainAccessGroups: [String]
+    /// The extension's team (``ExtensionBundle/team``): keychain items are kept per team and
+    /// access group, so a bundle of another team that names the same group sees none of them.
+    public var team: String
 
     /// Creates a request; the host makes one for every service request an extension sends.
     /// - Parameters:
@@ -27,8 +30,10 @@ public struct ServiceRequest: Sendable {
     ///   - bundleIdentifier: Its bundle identifier.
     ///   - containingAppBundleIdentifier: Its containing app's bundle identifier, when it has one.
     ///   - keychainAccessGroups: Its keychain access groups, the default group first.
+    ///   - team: Its team; nil or empty means an unsigned bundle's
+    ///     (``ExtensionBundle/unsignedTeam(bundleIdentifier:containingAppBundleIdentifier:)``).
     public init(method: String, line: Data, extensionPoint: String, role: ExtensionRole, bundleIdentifier: String,
-                containingAppBundleIdentifier: String?, keychainAccessGroups: [String] = []) {
+                containingAppBundleIdentifier: String?, keychainAccessGroups: [String] = [], team: String? = nil) {
         self.method = method
         self.line = line
         self.extensionPoint = extensionPoint
@@ -36,6 +41,8 @@ public struct ServiceRequest: Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.containingAppBundleIdentifier = containingAppBundleIdentifier
         self.keychainAccessGroups = keychainAccessGroups
+        self.team = team.flatMap { $0.isEmpty ? nil : $0 }
+            ?? ExtensionBundle.unsignedTeam(bundleIdentifier: bundleIdentifier, containingAppBundleIdentifier: containingAppBundleIdentifier)
     }
 
     /// The request's parameters decoded as `type`.

@@ -257,7 +257,7 @@ extension RPCSession {
         let request = ServiceRequest(method: method, line: line, extensionPoint: context.extensionPoint, role: context.role,
                                      bundleIdentifier: context.bundleIdentifier,
                                      containingAppBundleIdentifier: context.containingAppBundleIdentifier,
-                                     keychainAccessGroups: context.keychainAccessGroups)
+                                     keychainAccessGroups: context.keychainAccessGroups, team: context.team)
         Task {
             do {
                 let result = try await services.respond(to: request)

@@ -39,6 +39,8 @@ final class RPCSession: ProcessSupervisorDelegate {
         var containingAppBundleIdentifier: String?
         /// The keychain access groups host services grant the extension, the default first.
         var keychainAccessGroups: [String] = []
+        /// The extension's team, which owns its keychain items; empty for an unsigned bundle's default.
+        var team = ""
         var executableName: String
         var extensionPoint: String
         var role: ExtensionRole

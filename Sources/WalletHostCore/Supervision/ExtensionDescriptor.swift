@@ -14,6 +14,9 @@ public struct ExtensionDescriptor: Sendable {
     public var appGroups: [String: String]
     /// The keychain access groups the host's keychain service grants, the default group first.
     public var keychainAccessGroups: [String] = []
+    /// The bundle's team (``ExtensionBundle/team``), which owns its keychain items; empty means
+    /// an unsigned bundle's: its containing app's bundle identifier.
+    public var team = ""
 
     public init(bundlePath: String, executablePath: String, bundleIdentifier: String, containingAppBundleIdentifier: String,
                 principalClass: String, point: ExtensionPoint, appGroups: [String: String]) {
@@ -39,6 +42,7 @@ extension ExtensionDescriptor {
                   containingAppBundleIdentifier: bundle.containingAppBundleIdentifier ?? "",
                   principalClass: bundle.principalClass ?? bundle.mainStoryboard ?? "",
                   point: bundle.extensionPoint, appGroups: appGroups)
-        keychainAccessGroups = bundle.entitlements.keychainAccessGroups(bundleIdentifier: bundle.bundleIdentifier)
+        keychainAccessGroups = bundle.keychainAccessGroups
+        team = bundle.team
     }
 }

@@ -173,7 +173,7 @@ public actor ExtensionRunner {
         let sessionContext = RPCSession.Context(
             bundleIdentifier: descriptor.bundleIdentifier,
             containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
-            keychainAccessGroups: descriptor.keychainAccessGroups,
+            keychainAccessGroups: descriptor.keychainAccessGroups, team: descriptor.team,
             executableName: descriptor.executableName,
             extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,

@@ -49,7 +49,7 @@ public enum WalletConformance {
         if let appURL = containingApp(of: bundle.url) {
             notes.append(openOnce(appURL, device: device, loader: loader))
         }
-        let appGroups = try device.state.appGroupContainers(bundle.appGroups)
+        let appGroups = try device.state.appGroupContainers(bundle.appGroups, team: bundle.team)
         var userAgent: (any UserAgent)?
         if bundle.role == .ui {
             userAgent = cancellingUser()

@@ -3,9 +3,12 @@ import WalletWire
 
 /// A generic password in the simulated device's keychain, as `keychain.json` keeps it.
 ///
-/// Its identity is Apple's composite primary key for the class: access group, service and
-/// account; no two items share all three.
+/// Its identity is Apple's composite primary key for the class (access group, service and
+/// account) within its team: no two items of one team share all three.
 public struct KeychainItemRecord: Sendable, Codable, Hashable {
+    /// The team that owns the item (``ServiceRequest/team``); nil for an item written before
+    /// teams, whose team ``KeychainAccess/owns(_:)`` infers from its group.
+    public var team: String?
     /// The access group the item belongs to; only bundles entitled to it see the item.
     public var accessGroup: String
     /// `kSecAttrService`, empty when the item was added without one (as on iOS).
@@ -24,8 +27,9 @@ public struct KeychainItemRecord: Sendable, Codable, Hashable {
     /// `kSecAttrAccessibleWhenUnlocked`, what iOS gives an item added without `kSecAttrAccessible`.
     public static let defaultAccessible = "ak"
 
-    public init(accessGroup: String, service: String, account: String, label: String? = nil, generic: Data? = nil,
+    public init(team: String?, accessGroup: String, service: String, account: String, label: String? = nil, generic: Data? = nil,
                 accessible: String = Self.defaultAccessible, data: Data, createdAt: Date = Date(), modifiedAt: Date? = nil) {
+        self.team = team
         self.accessGroup = accessGroup
         self.service = service
         self.account = account
@@ -37,7 +41,7 @@ public struct KeychainItemRecord: Sendable, Codable, Hashable {
         self.modifiedAt = modifiedAt ?? createdAt
     }
 
-    /// The composite primary key: two items with equal keys cannot both exist.
+    /// The composite primary key within a team: two items of one team with equal keys cannot both exist.
     var primaryKey: [String] { [accessGroup, service, account] }
 
     /// The item's attributes as the wire carries them.

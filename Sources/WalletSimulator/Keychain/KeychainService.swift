@@ -3,7 +3,7 @@ import WalletHostCore
 import WalletWire
 
 /// Answers the `keychain.*` host services from the simulated device's keychain, as the bundle
-/// that asked sees it: its ``ServiceRequest/keychainAccessGroups``.
+/// that asked sees it: its ``ServiceRequest/team``'s items in its ``ServiceRequest/keychainAccessGroups``.
 struct KeychainService: Sendable {
     let device: SimulatedDevice
 
@@ -15,7 +15,7 @@ struct KeychainService: Sendable {
     /// - Throws: ``RPCErrorObject`` (invalid params) for params of the wrong shape, and
     ///   ``StateError`` naming `keychain.json` when it cannot be read or written.
     func respond(to request: ServiceRequest) throws -> KeychainResult {
-        let access = KeychainAccess(groups: request.keychainAccessGroups)
+        let access = try device.keychainAccess(team: request.team, groups: request.keychainAccessGroups)
         switch request.method {
         case WireMethod.keychainAdd:
             let params = try request.params(KeychainAddParams.self)

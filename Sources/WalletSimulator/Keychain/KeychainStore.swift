@@ -3,7 +3,8 @@ import WalletWire
 
 /// The simulated keychain's rules over a list of items, apart from the file that keeps them:
 /// `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete` for generic
-/// passwords, each seen through one bundle's ``KeychainAccess``.
+/// passwords, each seen through one bundle's ``KeychainAccess``: the items of other teams are
+/// neither seen nor counted as duplicates.
 ///
 /// Every operation answers with a ``KeychainResult`` carrying Security's `OSStatus`; a refused
 /// operation leaves the items as they were.
@@ -23,11 +24,11 @@ public struct KeychainStore: Sendable, Hashable {
             return .failure(KeychainStatus.missingEntitlement, "this bundle has no keychain access group to add the item to")
         }
         let attributes = params.attributes
-        let item = KeychainItemRecord(accessGroup: group, service: attributes.service ?? "", account: attributes.account ?? "",
+        let item = KeychainItemRecord(team: access.team, accessGroup: group, service: attributes.service ?? "", account: attributes.account ?? "",
                                       label: attributes.label, generic: attributes.generic,
                                       accessible: attributes.accessible ?? KeychainItemRecord.defaultAccessible,
                                       data: params.data ?? Data(), createdAt: now)
-        if items.contains(where: { $0.primaryKey == item.primaryKey }) {
+        if items.contains(where: { access.owns($0) && $0.primaryKey == item.primaryKey }) {
             return .failure(KeychainStatus.duplicateItem)
         }
         items.append(item)
@@ -59,11 +60,12 @@ public struct KeychainStore: Sendable, Hashable {
         var changed = items
         for index in matching {
             changed[index].apply(params.changes)
+            changed[index].team = access.team
             if let data = params.data { changed[index].data = data }
             changed[index].modifiedAt = now
         }
         var keys = Set<[String]>()
-        for item in changed where !keys.insert(item.primaryKey).inserted {
+        for item in changed where access.owns(item) && !keys.insert(item.primaryKey).inserted {
             return .failure(KeychainStatus.duplicateItem,
                             "the change would give two items service \"\(item.service)\" and account \"\(item.account)\" in the access group \"\(item.accessGroup)\"")
         }

@@ -46,3 +46,13 @@ extension SimulatedDevice {
         return removed
     }
 }
+
+extension SimulatedDevice {
+    /// The keychain as a bundle of `team` with `groups` sees it, with the App Groups the team
+    /// owns on this device (for items written before teams).
+    /// - Throws: ``StateError`` naming `app-group-owners.json` when it exists but cannot be read.
+    public func keychainAccess(team: String, groups: [String]) throws -> KeychainAccess {
+        let owned = try state.appGroupOwners().filter { $0.value == team }.keys
+        return KeychainAccess(team: team, groups: groups, ownedAppGroups: Set(owned))
+    }
+}
