@@ -96,7 +96,7 @@ struct SandboxHoldsTests {
         let device = SimulatedDevice(state: state)
         // The link, planted (as an extension of the app would) where the app writes its defaults.
         let group = try #require(app.appGroups.sorted().first)
-        let container = try state.appGroupContainer(group).path
+        let container = try state.appGroupContainer(group, team: app.team).path
         try ContainerDirectory.ensure(container, ["Library", "Preferences"])
         try FileManager.default.createSymbolicLink(atPath: container + "/Library/Preferences/victim-link",
                                                    withDestinationPath: victim.path)
