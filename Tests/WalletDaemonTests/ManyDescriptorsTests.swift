@@ -26,3 +26,28 @@ struct ManyDescriptorsTests {
         await runner.stop()
     }
 }
+
+/// One `EMFILE` at a launch used to turn the sandbox off for the daemon's life; the daemon now
+/// lifts its own descriptor limit to the hard one at start, so connections and warm extensions
+/// do not run it out at 1,024.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct DaemonDescriptorLimitTests {
+    /// The soft and hard `Max open files` of a process, from /proc/PID/limits.
+    static func openFileLimits(of pid: Int32) throws -> (soft: String, hard: String) {
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let fields = line.dropFirst("Max open files".count).split(separator: " ")
+        return (String(fields[0]), String(fields[1]))
+    }
+
+    @Test("serve raises its soft open-file limit to the hard one",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit"))
+    func serveRaisesItsDescriptorLimit() async throws {
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=512:8192", "--"])
+        defer { daemon.signal(SIGKILL) }
+        try await daemon.waitUntilServing()
+        let limits = try Self.openFileLimits(of: daemon.pid)
+        #expect(limits.hard == "8192")
+        #expect(limits.soft == "8192", "the daemon kept a soft limit of \(limits.soft)")
+    }
+}
