@@ -1,6 +1,7 @@
 import WalletHostCore
 
 /// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
+/// `--container-quota`,
 /// declared once here with their help; a command takes them with `takesHostOptions: true`.
 enum HostOptions {
     /// The shared options, as the parser and the usage text see them.
@@ -19,6 +20,11 @@ enum HostOptions {
             """),
         .valued("sandbox", "auto|required|off", help: """
             Run each extension in a sandbox: its own PID namespace (nothing it starts outlives it),             a private file system showing only its bundle (read-only), its App Group containers             and a private /tmp, and as an unprivileged user when the host is root. auto (default)             runs unsandboxed with a warning where the kernel refuses namespaces; required fails there.
+            """),
+        .valued("container-quota", "SIZE", help: """
+            What one extension may keep in its App Group containers together, e.g. 256MB or 2GiB \
+            (default 1GiB); past it the extension is stopped, and no single file may grow larger. \
+            none: unbounded.
             """),
     ]
 
@@ -45,6 +51,16 @@ enum HostOptions {
                 throw UsageError("--hang-grace expects a duration such as 500ms or 2s, not \"\(text)\"")
             }
             configuration.hangGrace = grace
+        }
+        if let text = parsed.value("container-quota") {
+            if text == "none" {
+                configuration.containerQuotaBytes = nil
+            } else {
+                guard let bytes = HostConfiguration.parseBytes(text), bytes > 0 else {
+                    throw UsageError("--container-quota expects a size such as 256MB or 2GiB, or none, not \"\(text)\"")
+                }
+                configuration.containerQuotaBytes = bytes
+            }
         }
         if let text = parsed.value("sandbox") {
             do {

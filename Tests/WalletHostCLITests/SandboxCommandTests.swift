@@ -68,6 +68,16 @@ struct SandboxCommandTests {
         #expect(run.standardError.contains(#"--sandbox expects auto, required or off, not "sometimes""#), "\(run.standardError)")
     }
 
+    @Test("--container-quota takes a size or none, and names anything else", arguments: ["abc", "-5MB", "1e300GB"])
+    func containerQuotaValues(text: String) throws {
+        let run = try Self.call(["--container-quota", text])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("--container-quota expects a size such as 256MB or 2GiB, or none, not \"\(text)\""),
+                "\(run.standardError)")
+        #expect(try Self.call(["--container-quota", "none"]).status == 0)
+        #expect(try Self.call(["--container-quota", "2GiB"]).status == 0)
+    }
+
     @Test("where the kernel refuses namespaces, auto runs unsandboxed with one warning and says so in the report",
           .enabled(if: canRefuse, "needs unshare and user namespaces"))
     func autoFallsBackWithOneWarning() throws {

@@ -104,9 +104,12 @@ public struct HostConfiguration: Sendable {
     /// Parses a memory size: `55MB`, `60MiB`, `1048576` (bytes). MB is taken as MiB, as the kernel reports it.
     public static func parseBytes(_ text: String) -> Int? {
         let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
-        for (suffix, scale) in [("MIB", 1 << 20), ("MB", 1 << 20), ("M", 1 << 20), ("KIB", 1 << 10), ("KB", 1 << 10), ("K", 1 << 10)] {
+        for (suffix, scale) in [("GIB", 1 << 30), ("GB", 1 << 30), ("G", 1 << 30), ("MIB", 1 << 20), ("MB", 1 << 20), ("M", 1 << 20),
+                                ("KIB", 1 << 10), ("KB", 1 << 10), ("K", 1 << 10)] {
             if upper.hasSuffix(suffix), let value = Double(upper.dropLast(suffix.count)), value >= 0 {
-                return Int(value * Double(scale))
+                // A petabyte is no limit anyone means; past Int it would not convert at all.
+                let bytes = value * Double(scale)
+                return bytes.isFinite && bytes < Double(1 << 50) ? Int(bytes) : nil
             }
         }
         return Int(upper)
