@@ -84,10 +84,7 @@ struct StressCommand {
         guard parsed.value("calls") == nil || parsed.value("duration") == nil else {
             throw UsageError("--calls and --duration exclude each other: give a number of calls or a time")
         }
-        if let text = parsed.value("duration") {
-            guard let duration = HostConfiguration.parseDuration(text), duration > .zero else {
-                throw UsageError("--duration expects a duration such as 10s or 500ms, not \"\(text)\"")
-            }
+        if let duration = try HostOptions.duration(parsed, "duration", example: "10s or 500ms", allowsZero: false) {
             plan.duration = duration
         }
         plan.concurrency = try Self.count(parsed, "concurrency", minimum: 1) ?? 1
