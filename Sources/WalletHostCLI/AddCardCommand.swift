@@ -63,7 +63,7 @@ struct AddCardCommand {
         deviceGiven = parsed.value("device") != nil
         options.issuer = parsed.value("issuer")
         if let select = parsed.value("select") {
-            options.selection = select == "all" ? .all : .identifiers(select.split(separator: ",").map(String.init))
+            options.selection = select == "all" ? .all : .identifiers(try PassArguments.entryIdentifiers(select))
         }
         self.options = options
         userAgentFile = parsed.value("user-agent").map { URL(fileURLWithPath: $0) }
