@@ -193,19 +193,11 @@ struct StressCommand {
     private func write(reports: [StressReport], results: [StressResult]) throws {
         if let junitURL {
             let xml = reports.map { $0.renderJUnit($0.thresholds) }.joined()
-            do {
-                try xml.write(to: junitURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(xml, to: junitURL, report: "JUnit report")
         }
         if let htmlURL {
             let page = StressPage(results: results, reports: reports).render()
-            do {
-                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(page, to: htmlURL, report: "HTML report")
         }
     }
 }
