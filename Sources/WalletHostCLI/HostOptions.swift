@@ -7,7 +7,8 @@ enum HostOptions {
     static let options: [OptionSpec] = [
         .valued("deadline", "METHOD=DURATION", repeatable: true, help: """
             Replace a method's deadline, e.g. status=250ms or passEntries=2s (a number alone is \
-            milliseconds). The defaults are Wallet's: status 100 ms, entries and requests 20 s.
+            milliseconds; no duration option takes more than a day). The defaults are Wallet's: status \
+            100 ms, entries and requests 20 s.
             """),
         .valued("memory-limit", "SIZE", help: """
             Replace the extension point's memory limit, e.g. 80MB or 60MiB (MB is taken as MiB, as \
