@@ -63,7 +63,7 @@ struct AddCardCommand {
         deviceGiven = parsed.value("device") != nil
         options.issuer = parsed.value("issuer")
         if let select = parsed.value("select") {
-            options.selection = select == "all" ? .all : .identifiers(select.split(separator: ",").map(String.init))
+            options.selection = select == "all" ? .all : .identifiers(try PassArguments.entryIdentifiers(select))
         }
         self.options = options
         userAgentFile = parsed.value("user-agent").map { URL(fileURLWithPath: $0) }
@@ -113,11 +113,7 @@ struct AddCardCommand {
         let report = await flow.run(options)
         if let htmlURL {
             let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder?.exchanges ?? []).render()
-            do {
-                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(page, to: htmlURL, report: "HTML report")
         }
         return finish(report, userAgent: userAgent, printer: printer)
     }
@@ -185,8 +181,9 @@ struct TranscriptPrinter: Sendable {
 
     func line(_ text: String) {
         guard enabled else { return }
-        // Line by line as the flow goes, also when stdout is a pipe (CI logs).
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        // Line by line as the flow goes, also when stdout is a pipe (CI logs); a failed write
+        // is reported when the command ends (StandardOutput.finish), not a crash here.
+        StandardOutput.line(text)
     }
 
     func summary(_ report: FlowReport) {

@@ -37,11 +37,17 @@ struct CallCommand {
         appexURL = URL(fileURLWithPath: parsed.positionals[0])
         method = parsed.positionals[1]
         if let text = parsed.value("params") {
+            let decoded: JSONValue
             do {
-                params = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
             } catch {
                 throw UsageError("--params is not valid JSON: \(WireCodec.describe(error))")
             }
+            // A method's params are named (JSON-RPC's by-name form): every method takes an object.
+            guard case .object = decoded else {
+                throw UsageError("--params must be a JSON object such as {\"key\": 1}, not \(text)")
+            }
+            params = decoded
         } else {
             params = .object([:])
         }

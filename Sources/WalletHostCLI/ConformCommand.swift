@@ -66,18 +66,10 @@ struct ConformCommand {
             reports.append(report)
         }
         if let junitURL {
-            do {
-                try reports.renderJUnit(timestamp: started).write(to: junitURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(reports.renderJUnit(timestamp: started), to: junitURL, report: "JUnit report")
         }
         if let htmlURL {
-            do {
-                try ConformancePage(reports: reports).render().write(to: htmlURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(ConformancePage(reports: reports).render(), to: htmlURL, report: "HTML report")
         }
         let passed = reports.allSatisfy(\.passed)
         if json {
@@ -117,11 +109,7 @@ struct ConformCommand {
             if message.method == "conform.report", case .string(let text)? = message.params?["text"] { printer.line(text) }
         })
         if let junitURL, let junit = answer.junit {
-            do {
-                try junit.write(to: junitURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(junit, to: junitURL, report: "JUnit report")
         }
         if json {
             print(answer.json)

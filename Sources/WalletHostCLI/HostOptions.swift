@@ -8,7 +8,8 @@ enum HostOptions {
     static let options: [OptionSpec] = [
         .valued("deadline", "METHOD=DURATION", repeatable: true, help: """
             Replace a method's deadline, e.g. status=250ms or passEntries=2s (a number alone is \
-            milliseconds). The defaults are Wallet's: status 100 ms, entries and requests 20 s.
+            milliseconds; no duration option takes more than a day). The defaults are Wallet's: status \
+            100 ms, entries and requests 20 s.
             """),
         .valued("memory-limit", "SIZE", help: """
             Replace the extension point's memory limit, e.g. 80MB or 60MiB (MB is taken as MiB, as \
@@ -42,14 +43,11 @@ enum HostOptions {
         }
         if let text = parsed.value("memory-limit") {
             guard let bytes = HostConfiguration.parseBytes(text), bytes > 0 else {
-                throw UsageError("--memory-limit expects a size such as 55MB or 60MiB, not \"\(text)\"")
+                throw UsageError("--memory-limit expects a size such as 55MB or 60MiB, up to 1 TiB, not \"\(text)\"")
             }
             configuration.memoryLimitOverride = bytes
         }
-        if let text = parsed.value("hang-grace") {
-            guard let grace = HostConfiguration.parseDuration(text) else {
-                throw UsageError("--hang-grace expects a duration such as 500ms or 2s, not \"\(text)\"")
-            }
+        if let grace = try duration(parsed, "hang-grace", example: "500ms or 2s") {
             configuration.hangGrace = grace
         }
         if let text = parsed.value("container-quota") {
@@ -70,5 +68,22 @@ enum HostOptions {
             }
         }
         return configuration
+    }
+
+    /// The duration given to `--name`, nil when the option was not given. Every duration option
+    /// reads its value here (``DurationText``): up to 24 h, never NaN, infinite or negative.
+    /// - Parameters:
+    ///   - name: The option without its dashes.
+    ///   - example: Durations shown when the value is refused (`30s or 500ms`).
+    ///   - allowsZero: Whether zero means something for this option.
+    /// - Throws: ``UsageError`` naming the option and the value.
+    static func duration(_ parsed: ParsedArguments, _ name: String, example: String, allowsZero: Bool = true)
+        throws(UsageError) -> Duration? {
+        guard let text = parsed.value(name) else { return nil }
+        do {
+            return try DurationText.parse(text, option: "--\(name)", example: example, allowsZero: allowsZero)
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 }

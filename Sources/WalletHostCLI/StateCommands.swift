@@ -20,7 +20,9 @@ struct StateCommands {
                       extension sees only its own issuer's passes in passLibrary.passes, so a pass meant to be \
                       seen by an issuer's status needs its --issuer.
                       """),
-                  .valued("suffix", "DIGITS", help: "add: the primary account number suffix (default 0000)."),
+                  .valued("suffix", "DIGITS", help: """
+                      add: the primary account number suffix, the card number's last 4 or 5 digits (default 0000).
+                      """),
                   CommonOptions.state,
                   CommonOptions.json.withHelp("Print the result as JSON.")] + CommonOptions.daemon)
 
@@ -45,8 +47,12 @@ struct StateCommands {
 
     static func passes(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: passesSpec)
-        let device = try await access(parsed)
         let deviceKind = try parsed.value("device").map(parseDevice)
+        let suffix = try parsed.value("suffix").map(PassArguments.accountNumberSuffix) ?? "0000"
+        if parsed.positionals.count == 2, ["add", "remove"].contains(parsed.positionals[0]) {
+            _ = try PassArguments.accountIdentifier(parsed.positionals[1], in: "passes \(parsed.positionals[0])")
+        }
+        let device = try await access(parsed)
         switch parsed.positionals.first {
         case "list", nil:
             let passes = try await device.passes().filter { deviceKind == nil || $0.device == deviceKind }
@@ -63,7 +69,7 @@ struct StateCommands {
         case "add":
             guard parsed.positionals.count == 2 else { throw UsageError("passes add needs a PRIMARY_ACCOUNT_ID") }
             let pass = try await device.addPass(PassRecord(primaryAccountIdentifier: parsed.positionals[1],
-                                                           primaryAccountNumberSuffix: parsed.value("suffix") ?? "0000",
+                                                           primaryAccountNumberSuffix: suffix,
                                                            device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual"))
             print(parsed.has("json") ? try JSONOutput.encode(pass) : "added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
         case "remove":

@@ -84,10 +84,7 @@ struct StressCommand {
         guard parsed.value("calls") == nil || parsed.value("duration") == nil else {
             throw UsageError("--calls and --duration exclude each other: give a number of calls or a time")
         }
-        if let text = parsed.value("duration") {
-            guard let duration = HostConfiguration.parseDuration(text), duration > .zero else {
-                throw UsageError("--duration expects a duration such as 10s or 500ms, not \"\(text)\"")
-            }
+        if let duration = try HostOptions.duration(parsed, "duration", example: "10s or 500ms", allowsZero: false) {
             plan.duration = duration
         }
         plan.concurrency = try Self.count(parsed, "concurrency", minimum: 1) ?? 1
@@ -196,19 +193,11 @@ struct StressCommand {
     private func write(reports: [StressReport], results: [StressResult]) throws {
         if let junitURL {
             let xml = reports.map { $0.renderJUnit($0.thresholds) }.joined()
-            do {
-                try xml.write(to: junitURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(xml, to: junitURL, report: "JUnit report")
         }
         if let htmlURL {
             let page = StressPage(results: results, reports: reports).render()
-            do {
-                try page.write(to: htmlURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the HTML report to \(htmlURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(page, to: htmlURL, report: "HTML report")
         }
     }
 }

@@ -46,11 +46,7 @@ struct ValidateCommand {
     func run() throws -> Int32 {
         let report = BundleLoader().validate(paths: paths, deviceBuildOptions: options)
         if let junitURL {
-            do {
-                try report.renderJUnit().write(to: junitURL, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("cannot write the JUnit report to \(junitURL.path): \(error.localizedDescription)")
-            }
+            try ReportFile.write(report.renderJUnit(), to: junitURL, report: "JUnit report")
         }
         if json {
             let findings: [[String: String]] = report.findings.map { finding in

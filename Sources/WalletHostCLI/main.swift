@@ -13,7 +13,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let commandArguments = Array(arguments.dropFirst())
 /// The command being run, whose usage a usage error prints; nil before one is recognised.
 let command = arguments.first.flatMap(Commands.named)
-let status: Int32
+var status: Int32
 do {
     if let command, command.requestsHelp(commandArguments) {
         print(command.usage)
@@ -68,5 +68,10 @@ do {
 } catch {
     FileHandle.standardError.write(Data("wallet-host: \(ErrorMessage.sentence(error))\n".utf8))
     status = 1
+}
+// Whatever the command printed must have reached stdout: a report lost there is a failure.
+if let problem = StandardOutput.finish() {
+    FileHandle.standardError.write(Data("wallet-host: \(problem)\n".utf8))
+    if status == 0 { status = 1 }
 }
 exit(status)

@@ -47,6 +47,15 @@ struct SandboxHoldsTests {
         _ = await runner.prewarm()
         try #require(hostile.containerFile("planted") == "planted", "the extension did not plant its link")
         let ownerBefore = Self.owner(victim.path)
+        // The next launch, by a host that starts afresh (as the next `wallet-host call` does) and
+        // by the same runner: both refuse.
+        let (freshRunner, freshEvents) = hostile.runner(sandbox: mode)
+        guard case .failure(let freshError) = await freshRunner.prewarm() else {
+            Issue.record("a fresh host launched the extension with the planted link")
+            return
+        }
+        #expect(freshError.message.contains("is a symbolic link"), "\(freshError.message)")
+        #expect(freshEvents.events(.spawn).isEmpty)
         let second = await runner.prewarm()
         guard case .failure(let error) = second else {
             Issue.record("the launch after the planted link did not fail")

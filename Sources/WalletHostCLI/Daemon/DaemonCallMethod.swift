@@ -29,7 +29,13 @@ enum DaemonCallMethod {
         server.register("extension.call") { call in
             let params = try call.params(Params.self)
             let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
-            let deadline = params.deadlineMs.map { Duration.microseconds(Int64($0 * 1000)) }
+            let deadline = try params.deadlineMs.map { milliseconds throws(RPCErrorObject) in
+                guard let deadline = DurationText.milliseconds(milliseconds) else {
+                    throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for extension.call: deadlineMs "
+                                         + "\(milliseconds) is not a duration from 0 to \(DurationText.maximumText)")
+                }
+                return deadline
+            }
             let from = hub.nextSequence
             let outcome = await MethodResultShape.call(runner, method: params.method, params: params.params ?? .object([:]),
                                                        deadline: deadline)

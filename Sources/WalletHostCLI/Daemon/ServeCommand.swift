@@ -52,21 +52,11 @@ struct ServeCommand {
             ?? DaemonRoute.socketPath(forState: stateURL)
         keepWarm = parsed.has("keep-warm")
         var configuration = try HostOptions.configuration(from: parsed)
-        if let text = parsed.value("idle-timeout") {
-            guard let idle = HostConfiguration.parseDuration(text), idle > .zero else {
-                throw UsageError("--idle-timeout expects a duration such as 30s or 500ms, not \"\(text)\"")
-            }
+        if let idle = try HostOptions.duration(parsed, "idle-timeout", example: "30s or 500ms", allowsZero: false) {
             configuration.idleTimeout = idle
         }
         self.configuration = configuration
-        if let text = parsed.value("drain-grace") {
-            guard let grace = HostConfiguration.parseDuration(text) else {
-                throw UsageError("--drain-grace expects a duration such as 20s or 500ms, not \"\(text)\"")
-            }
-            drainGrace = grace
-        } else {
-            drainGrace = .seconds(20)
-        }
+        drainGrace = try HostOptions.duration(parsed, "drain-grace", example: "20s or 500ms") ?? .seconds(20)
     }
 
     func run() async throws -> Int32 {

@@ -49,12 +49,13 @@ enum EntitlementsReader {
             return .none
         }
         let outcome = PropertyListFile.read(fileURL)
-        guard case .dictionary(let raw) = outcome else {
+        guard case .dictionary(let raw, _) = outcome else {
             if let finding = outcome.finding(at: fileURL, missingProblem: "disappeared while being read") {
                 findings.append(finding)
             }
             return .none
         }
+        findings.append(contentsOf: outcome.duplicateKeyFindings(at: fileURL))
         let values = expander.expand(raw, skippingKeys: []) { keyPath, problems in
             findings.append(contentsOf: problems.map { $0.finding(path: fileURL.path, keyPath: keyPath) })
         }

@@ -58,12 +58,13 @@ struct BundleManifest {
         }
         let infoPlistURL = bundleURL.appendingPathComponent("Info.plist")
         let outcome = PropertyListFile.read(infoPlistURL)
-        guard case .dictionary(let raw) = outcome else {
+        guard case .dictionary(let raw, _) = outcome else {
             if let finding = outcome.finding(at: infoPlistURL, missingProblem: "missing; every bundle needs an Info.plist") {
                 findings.append(finding)
             }
             return nil
         }
+        findings.append(contentsOf: outcome.duplicateKeyFindings(at: infoPlistURL))
         let path = infoPlistURL.path
         let bundleIdentifier = identity(raw, ValidationFinding.Key.bundleIdentifier, path: path, findings: &findings)
         if let bundleIdentifier, let bad = bundleIdentifier.unicodeScalars.first(where: { !isBundleIdentifierScalar($0) }) {

@@ -10,7 +10,9 @@ enum PropertyListFile {
 
     /// What reading a property list file gave.
     enum Outcome {
-        case dictionary([String: PropertyListValue])
+        /// The top-level dictionary, and the key paths that a dictionary in the file holds twice
+        /// (``PropertyListDuplicateKeys``): the parser kept one of the two values.
+        case dictionary([String: PropertyListValue], duplicateKeys: [String])
         case missing
         /// The file exists but could not be read; the reason is a sentence fragment.
         case unreadable(String)
@@ -66,7 +68,7 @@ enum PropertyListFile {
         guard case .dictionary(let dictionary) = value else {
             return .notDictionary(value.typeName)
         }
-        return .dictionary(dictionary)
+        return .dictionary(dictionary, duplicateKeys: PropertyListDuplicateKeys.find(in: data))
     }
 
     /// The parser's own explanation ("Value missing for key inside <dict> at line 3"), which names the line.
@@ -80,6 +82,15 @@ enum PropertyListFile {
 }
 
 extension PropertyListFile.Outcome {
+    /// An error for each key a dictionary of the file holds twice: which value counts is up to
+    /// the reader (Foundation keeps one and says nothing), so the manifest is ambiguous.
+    func duplicateKeyFindings(at url: URL) -> [ValidationFinding] {
+        guard case .dictionary(_, let duplicateKeys) = self else { return [] }
+        return duplicateKeys.map { key in
+            ValidationFinding(.error, path: url.path, key: key, problem: PropertyListDuplicateKeys.problem)
+        }
+    }
+
     /// The finding for every outcome except a dictionary, for a file that must exist.
     /// - Parameter missingProblem: What to say when the file does not exist.
     func finding(at url: URL, missingProblem: String) -> ValidationFinding? {

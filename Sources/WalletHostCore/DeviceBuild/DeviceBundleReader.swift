@@ -19,7 +19,11 @@ struct DeviceBundleReader {
         let infoPath = treePath(path, "Info.plist")
         let info: [String: PropertyListValue]
         switch propertyList(at: infoPath, missing: "missing; every bundle needs an Info.plist") {
-        case .success(let values): info = values
+        case .success(let read):
+            info = read.values
+            for key in read.duplicateKeys {
+                findings.append(.error, .infoPlist, tree.displayPath(infoPath), key, PropertyListDuplicateKeys.problem)
+            }
         case .failure(let problem):
             findings.append(.error, .infoPlist, tree.displayPath(infoPath), Key.file, problem.description)
             return nil
@@ -107,6 +111,10 @@ struct DeviceBundleReader {
         switch Self.dictionary(from: propertyList) {
         case .success(let values):
             bundle.entitlements = values
+            for key in PropertyListDuplicateKeys.find(in: propertyList) {
+                findings.append(.error, .codeSignature, displayPath, key, "in the signed entitlements (0xfade7171) "
+                                + PropertyListDuplicateKeys.problem)
+            }
         case .failure(let problem):
             findings.append(.error, .codeSignature, displayPath, Key.file, "has signed entitlements (0xfade7171) that \(problem.description)")
         }
@@ -122,9 +130,12 @@ struct DeviceBundleReader {
         guard let name = tree.childNames(of: bundle.path).first(where: { $0.hasSuffix(".entitlements") }) else { return }
         let path = treePath(bundle.path, name)
         switch propertyList(at: path, missing: "disappeared while being read") {
-        case .success(let values):
-            bundle.entitlements = values
+        case .success(let read):
+            bundle.entitlements = read.values
             bundle.entitlementsPath = tree.displayPath(path)
+            for key in read.duplicateKeys {
+                findings.append(.error, .codeSignature, tree.displayPath(path), key, PropertyListDuplicateKeys.problem)
+            }
             bundle.entitlementsAreSigned = false
             findings.append(.note, .codeSignature, tree.displayPath(path), Key.file,
                             "checked in place of signed entitlements; a device reads only those signed into the executable")
@@ -151,9 +162,12 @@ struct DeviceBundleReader {
         var description: String
     }
 
-    private func propertyList(at path: String, missing: String) -> Result<[String: PropertyListValue], PropertyListProblem> {
+    /// The dictionary of the property list file at `path`, and the keys a dictionary in it holds twice.
+    private func propertyList(at path: String, missing: String)
+        -> Result<(values: [String: PropertyListValue], duplicateKeys: [String]), PropertyListProblem> {
         do {
-            return Self.dictionary(from: try tree.read(path, limit: Self.manifestByteLimit))
+            let data = try tree.read(path, limit: Self.manifestByteLimit)
+            return Self.dictionary(from: data).map { ($0, PropertyListDuplicateKeys.find(in: data)) }
         } catch {
             return .failure(PropertyListProblem(description: error == .missing ? missing : error.description))
         }

@@ -64,6 +64,13 @@ public struct ExtensionPointRegistry: Sendable {
         self.points = points
     }
 
+    /// Every method of every point, each once, in the order the points declare them.
+    public var methodNames: [String] {
+        var names: [String] = []
+        for method in points.flatMap(\.methods) where !names.contains(method.name) { names.append(method.name) }
+        return names
+    }
+
     /// The point with this identifier, if registered.
     public func point(_ identifier: String) -> ExtensionPoint? {
         points.first { $0.identifier == identifier }

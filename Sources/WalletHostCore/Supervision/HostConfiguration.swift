@@ -78,46 +78,56 @@ public struct HostConfiguration: Sendable {
         memoryLimitOverride ?? point.memoryLimitBytes
     }
 
-    /// Parses `method=250ms`, `status=1s`, `passEntries=20000` (milliseconds when no unit).
-    /// - Throws: ``ConfigurationError`` naming the bad text.
-    public static func parseDeadline(_ text: String) throws -> (method: String, deadline: Duration) {
-        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty, let duration = parseDuration(parts[1]) else {
+    /// Parses `method=250ms`, `status=1s`, `passEntries=20000` (milliseconds when no unit). The
+    /// method must be one of `registry`'s, the duration as ``DurationText`` reads it.
+    /// - Throws: ``ConfigurationError`` naming the bad text, or the unknown method and the known ones.
+    public static func parseDeadline(_ text: String, registry: ExtensionPointRegistry = .wallet)
+        throws(ConfigurationError) -> (method: String, deadline: Duration) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
             throw ConfigurationError("--deadline expects METHOD=DURATION such as status=250ms or passEntries=2s, not \"\(text)\"")
         }
-        return (parts[0], duration)
+        let method = parts[0]
+        let known = registry.methodNames
+        guard known.contains(method) else {
+            throw ConfigurationError("--deadline: \"\(method)\" is not a method of any extension point; "
+                                     + "the methods are \(known.joined(separator: ", "))")
+        }
+        switch DurationText.parse(parts[1]) {
+        case .success(let deadline):
+            return (method, deadline)
+        case .failure(let problem):
+            throw ConfigurationError(DurationText.sentence(problem, option: "--deadline \(method)", text: parts[1],
+                                                           example: "250ms or 2s"))
+        }
     }
 
-    /// Parses `250ms`, `2s`, `1.5s`, `300` (milliseconds).
+    /// Parses `250ms`, `2s`, `1.5s`, `300` (milliseconds), from zero to ``DurationText/maximum``;
+    /// nil for anything else (``DurationText/parse(_:option:example:allowsZero:)`` says why).
     public static func parseDuration(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("ms"), let value = Double(trimmed.dropLast(2)), value >= 0 {
-            return .microseconds(Int64(value * 1000))
-        }
-        if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value >= 0 {
-            return .microseconds(Int64(value * 1_000_000))
-        }
-        if let value = Double(trimmed), value >= 0 { return .microseconds(Int64(value * 1000)) }
-        return nil
+        try? DurationText.parse(text).get()
     }
 
-    /// Parses a memory size: `55MB`, `60MiB`, `1048576` (bytes). MB is taken as MiB, as the kernel reports it.
+    /// Parses a size: `55MB`, `60MiB`, `2GiB`, `1048576` (bytes). MB is taken as MiB, as the kernel reports it.
+    /// - Returns: nil for anything else, NaN, infinity, a negative size or one over ``largestMemoryLimit``.
     public static func parseBytes(_ text: String) -> Int? {
         let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
         for (suffix, scale) in [("GIB", 1 << 30), ("GB", 1 << 30), ("G", 1 << 30), ("MIB", 1 << 20), ("MB", 1 << 20), ("M", 1 << 20),
                                 ("KIB", 1 << 10), ("KB", 1 << 10), ("K", 1 << 10)] {
-            if upper.hasSuffix(suffix), let value = Double(upper.dropLast(suffix.count)), value >= 0 {
-                // A petabyte is no limit anyone means; past Int it would not convert at all.
+            if upper.hasSuffix(suffix), let value = Double(upper.dropLast(suffix.count)), value.isFinite, value >= 0 {
                 let bytes = value * Double(scale)
-                return bytes.isFinite && bytes < Double(1 << 50) ? Int(bytes) : nil
+                return bytes <= Double(largestMemoryLimit) ? Int(bytes) : nil
             }
         }
-        return Int(upper)
+        return Int(upper).flatMap { $0 <= largestMemoryLimit ? $0 : nil }
     }
+
+    /// The largest size `parseBytes` accepts (a memory limit, a container quota): 1 TiB.
+    public static let largestMemoryLimit = 1 << 40
 }
 
 /// A configuration value that cannot be used, with a sentence saying why.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
 
     public init(_ description: String) {
