@@ -57,14 +57,13 @@
 /// The base tmpfs is mounted on /tmp (any directory would do; bubblewrap does the same), then
 /// becomes the root for a moment with the host's root under it as /oldroot and the sandbox's
 /// root, another tmpfs, as /newroot. Paths are bound from /oldroot/PATH to /newroot/PATH.
-static const char wh_base[] = "/tmp";
-static const char wh_old[] = "/oldroot";
-static const char wh_new[] = "/newroot";
+const char wh_base[] = "/tmp";
+const char wh_old[] = "/oldroot";
+const char wh_new[] = "/newroot";
 
-enum { wh_path_room = 4096 + 64 };
 
 /// `prefix` + `path` into `buffer`; -1 (ENAMETOOLONG) when it does not fit.
-static int wh_join(char *buffer, const char *prefix, const char *path) {
+int wh_join(char *buffer, const char *prefix, const char *path) {
     size_t prefix_length = strlen(prefix), path_length = strlen(path);
     if (prefix_length + path_length + 1 > wh_path_room) {
         errno = ENAMETOOLONG;
@@ -111,7 +110,7 @@ static int wh_write_map(const char *path, unsigned long long id) {
 
 /// Creates every missing directory of `path` (absolute) but the last component. With
 /// `refuse_links`, a symbolic link on the way fails with ELOOP instead of being followed.
-static int wh_make_parents(const char *path, int refuse_links) {
+int wh_make_parents(const char *path, int refuse_links) {
     char buffer[wh_path_room];
     size_t length = strlen(path);
     if (length >= sizeof buffer) {
@@ -135,7 +134,7 @@ static int wh_make_parents(const char *path, int refuse_links) {
 }
 
 /// Sets `attributes` (MOUNT_ATTR_*) on `target` and everything mounted under it.
-static int wh_restrict(const char *target, unsigned long long attributes_set) {
+int wh_restrict(const char *target, unsigned long long attributes_set) {
     struct mount_attr attributes;
     memset(&attributes, 0, sizeof attributes);
     attributes.attr_set = attributes_set;
@@ -158,7 +157,7 @@ static int wh_restrict(const char *target, unsigned long long attributes_set) {
 /// Shows the host's `path` at the same path in the new root: a symbolic link is copied as a
 /// link (/lib -> usr/lib), anything else is bound there with `attributes` (MOUNT_ATTR_*).
 /// A path that does not exist on the host is left out.
-static int wh_bind(const char *path, unsigned long long attributes) {
+int wh_bind(const char *path, unsigned long long attributes) {
     char source[wh_path_room], target[wh_path_room];
     if (wh_join(source, wh_old, path) != 0 || wh_join(target, wh_new, path) != 0) return -1;
     struct stat status;
@@ -206,7 +205,7 @@ int wh_open_beneath(int directory_fd, const char *path, int flags, unsigned int 
 /// anchor without following any link, then that very directory is bound (open_tree,
 /// move_mount), so that a link planted on the way, or swapped in between a check and the mount,
 /// is never followed. Returns 0, -1 with errno; a link or a non-directory sets `*refused`.
-static int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused) {
+int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused) {
     *refused = 0;
     if (grant->name == NULL || grant->anchor[0] != '/') {
         errno = EINVAL;
@@ -258,7 +257,7 @@ static int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attr
 }
 
 /// A minimal /dev: a tmpfs holding the harmless devices bound from the host and the usual links.
-static int wh_make_dev(void) {
+int wh_make_dev(void) {
     char target[wh_path_room];
     if (wh_join(target, wh_new, "/dev") != 0) return -1;
     if (mkdir(target, 0755) != 0) return -1;
@@ -278,15 +277,28 @@ static int wh_make_dev(void) {
     return chmod(target, 01777);
 }
 
-int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
-    *stage = wh_spawn_stage_user_map;
-    if (config->user_namespace) {
-        // Only an unprivileged "deny" lets a process without CAP_SETGID in the parent namespace write gid_map.
-        if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) return -1;
-        if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) return -1;
-        if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) return -1;
-    }
+int wh_sandbox_is_late(const wh_sandbox_path *grant) {
+    return grant->anchor != NULL || strcmp(grant->path, "/tmp") == 0 || strncmp(grant->path, "/tmp/", 5) == 0;
+}
 
+/// Shows `config->paths[index]` (anchored or by name), recording the index for the error report.
+static int wh_show(const wh_sandbox_config *config, int index, int *stage) {
+    // No set-user-ID programs and no device files through any of them.
+    unsigned long long attributes = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    if (!config->paths[index].writable) attributes |= MOUNT_ATTR_RDONLY;
+    if (config->failed_path_index != NULL) *config->failed_path_index = index;
+    if (config->paths[index].anchor != NULL) {
+        int refused = 0;
+        if (wh_bind_beneath(&config->paths[index], attributes, &refused) != 0) {
+            if (refused) *stage = wh_spawn_stage_link;
+            return -1;
+        }
+        return 0;
+    }
+    return wh_bind(config->paths[index].path, attributes);
+}
+
+int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int *stage) {
     *stage = wh_spawn_stage_mount;
     // Nothing mounted here reaches the host's namespace, and nothing the host mounts later arrives.
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
@@ -298,27 +310,23 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     if (chdir("/") != 0) return -1;
 
     // The private /tmp first: granted paths under the host's /tmp get their directories in it.
+    // A template leaves it an empty directory: each launch mounts its own there.
     char tmp[wh_path_room];
-    char options[64];
-    memcpy(options, "mode=1777,size=", 15);
-    wh_decimal(options + 15, (unsigned long long)config->tmp_bytes);
     if (wh_join(tmp, wh_new, "/tmp") != 0 || mkdir(tmp, 01777) != 0) return -1;
-    if (mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
+    if (!for_template && wh_mount_private_tmp(tmp, config->tmp_bytes) != 0) return -1;
 
     for (int index = 0; index < config->path_count; index++) {
-        // No set-user-ID programs and no device files through any of them.
-        unsigned long long attributes = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
-        if (!config->paths[index].writable) attributes |= MOUNT_ATTR_RDONLY;
-        if (config->failed_path_index != NULL) *config->failed_path_index = index;
-        if (config->paths[index].anchor != NULL) {
-            int refused = 0;
-            if (wh_bind_beneath(&config->paths[index], attributes, &refused) != 0) {
-                if (refused) *stage = wh_spawn_stage_link;
-                return -1;
-            }
-        } else if (wh_bind(config->paths[index].path, attributes) != 0) {
-            return -1;
+        const wh_sandbox_path *grant = &config->paths[index];
+        if (for_template && wh_sandbox_is_late(grant)) {
+            // Shown at each launch; outside /tmp its mount point must exist in the read-only root.
+            char target[wh_path_room];
+            if (strncmp(grant->path, "/tmp", 4) == 0) continue;
+            if (config->failed_path_index != NULL) *config->failed_path_index = index;
+            if (wh_join(target, wh_new, grant->path) != 0 || wh_make_parents(target, 1) != 0) return -1;
+            if (mkdir(target, 0755) != 0 && errno != EEXIST) return -1;
+            continue;
         }
+        if (wh_show(config, index, stage) != 0) return -1;
     }
     if (config->failed_path_index != NULL) *config->failed_path_index = -1;
     if (wh_make_dev() != 0) return -1;
@@ -326,7 +334,7 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     if (wh_join(proc, wh_new, "/proc") != 0) return -1;
     if (mkdir(proc, 0555) != 0 && errno != EEXIST) return -1;
     // This process is PID 1 of the new PID namespace: the new proc shows that namespace only.
-    if (mount("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) return -1;
+    if (!for_template && mount("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) return -1;
 
     if (chdir(wh_new) != 0) return -1;
     if (syscall(SYS_pivot_root, ".", ".") != 0) return -1;
@@ -338,6 +346,29 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     memset(&attributes, 0, sizeof attributes);
     attributes.attr_set = MOUNT_ATTR_RDONLY;
     if (syscall(SYS_mount_setattr, AT_FDCWD, "/", 0, &attributes, sizeof attributes) != 0 && errno != ENOSYS) return -1;
+    return 0;
+}
+
+int wh_mount_private_tmp(const char *target, long long bytes) {
+    char options[64];
+    memcpy(options, "mode=1777,size=", 15);
+    wh_decimal(options + 15, (unsigned long long)bytes);
+    return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options);
+}
+
+int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
+    if (config->template_fd >= 0) {
+        if (wh_sandbox_enter_template(config, stage) != 0) return -1;
+    } else {
+        *stage = wh_spawn_stage_user_map;
+        if (config->user_namespace) {
+            // Only an unprivileged "deny" lets a process without CAP_SETGID in the parent namespace write gid_map.
+            if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) return -1;
+            if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) return -1;
+            if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) return -1;
+        }
+        if (wh_sandbox_build_root(config, 0, stage) != 0) return -1;
+    }
 
     *stage = wh_spawn_stage_credentials;
     if (config->run_as_gid >= 0) {
@@ -374,6 +405,7 @@ int wh_sandbox_probe(int user_namespace) {
     if (stack == MAP_FAILED) return errno;
     wh_sandbox_config config;
     memset(&config, 0, sizeof config);
+    config.template_fd = -1;
     config.user_namespace = user_namespace;
     config.outer_uid = geteuid();
     config.outer_gid = getegid();

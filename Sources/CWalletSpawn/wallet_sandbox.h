@@ -3,9 +3,43 @@
 
 #include "wallet_spawn.h"
 
+// The sandbox's steps, shared by wallet_sandbox.c (a root built for each launch) and
+// wallet_sandbox_template.c (a root built once, copied at each launch). Everything here runs in
+// a child between clone and exec, in the host's memory: system calls only, no allocation.
+
+/// Room for one path: PATH_MAX and a prefix.
+enum { wh_path_room = 4096 + 64 };
+/// Where the base tmpfs is mounted, and the old and new roots' names under it.
+extern const char wh_base[];
+extern const char wh_old[];
+extern const char wh_new[];
+
 /// In the child, right after clone into the new namespaces: maps the user namespace (if any),
-/// builds the sandbox's root from `config->paths` and pivots into it, then switches user.
-/// Returns 0, or -1 with errno and `*stage` (a wh_spawn_stage) naming the step that failed.
+/// builds the sandbox's root from `config->paths` (or enters a copy of `config->template_fd`)
+/// and pivots into it, then switches user. Returns 0, or -1 with errno and `*stage` (a
+/// wh_spawn_stage) naming the step that failed.
 int wh_sandbox_enter(const wh_sandbox_config *config, int *stage);
+
+/// Builds the root and pivots into it. With `for_template`, the late paths
+/// (wh_sandbox_is_late) are left out, their mount points made where they lie outside /tmp, and
+/// /tmp and /proc stay empty directories for each launch to mount.
+int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int *stage);
+
+/// Enters a private copy of `config->template_fd` and shows there what each launch shows anew:
+/// a private /tmp, the late paths, a fresh /proc.
+int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage);
+
+/// Whether a path is shown at each launch rather than kept in a template: the paths an extension
+/// can write (anchored), whose contents the host checks before each launch, and anything under
+/// /tmp, which each launch's private /tmp covers.
+int wh_sandbox_is_late(const wh_sandbox_path *grant);
+
+int wh_mount_private_tmp(const char *target, long long bytes);
+int wh_join(char *buffer, const char *prefix, const char *path);
+int wh_make_parents(const char *path, int refuse_links);
+int wh_restrict(const char *target, unsigned long long attributes_set);
+int wh_bind(const char *path, unsigned long long attributes);
+int wh_make_dev(void);
+int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused);
 
 #endif

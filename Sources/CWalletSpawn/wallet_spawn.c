@@ -190,7 +190,9 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
     int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
     if (config->sandbox != NULL) {
         // Its own IPC namespace: SysV shared memory, semaphores and message queues die with it.
-        flags |= CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC;
+        flags |= CLONE_NEWPID | CLONE_NEWIPC;
+        // With a template the child enters a copy of it (setns, unshare) instead of copying the host's.
+        if (config->sandbox->template_fd < 0) flags |= CLONE_NEWNS;
         if (config->sandbox->user_namespace) flags |= CLONE_NEWUSER;
     }
     pid_t pid = clone(wh_child, stack_top, flags | CLONE_PIDFD, &context, &pidfd);

@@ -22,8 +22,9 @@ struct HostileExtension {
     var executable: URL { bundle.appendingPathComponent("hostile") }
 
     /// Lays out the directories and writes `script` (its first line the interpreter) as the executable.
-    init(script: String) throws {
-        root = try TemporaryDirectory(prefix: "wallet-host-hostile")
+    /// - Parameter parent: where its directories go (default: the system's temporary directory).
+    init(script: String, in parent: URL? = nil) throws {
+        root = try TemporaryDirectory(prefix: "wallet-host-hostile", in: parent)
         let manager = FileManager.default
         for directory in [state.appendingPathComponent("AppGroups"), bundle, otherBundle, state.appendingPathComponent("logs")] {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)

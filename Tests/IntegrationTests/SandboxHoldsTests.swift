@@ -240,4 +240,25 @@ struct SandboxHoldsTests {
                                 "\(events.events.map(\.message))")
         #expect(stop.message.contains("hostile["), "\(stop.message)")
     }
+
+    @Test("a bundle rebuilt between launches is what the next launch runs, whether the root is copied or built each time",
+          arguments: [true, false])
+    func rebuiltBundleIsSeen(reusesRoot: Bool) async throws {
+        // Outside /tmp, where the bundle is part of the copied root (under /tmp it is shown anew at each launch).
+        let hostile = try HostileExtension(script: "#!/bin/sh\necho first > \"@OWN@/ran\"\n", in: URL(fileURLWithPath: "/var/tmp"))
+        defer { hostile.cleanUp() }
+        try #require(!hostile.bundle.path.hasPrefix("/tmp/"))
+        let (runner, _) = hostile.runner(sandbox: .auto) { $0.sandboxReusesRoot = reusesRoot }
+        _ = await runner.prewarm()
+        #expect(hostile.containerFile("ran") == "first")
+        // Rebuilt as a build tool does: a new directory in the old one's place.
+        let text = try String(contentsOf: hostile.executable, encoding: .utf8).replacingOccurrences(of: "first", with: "second")
+        try FileManager.default.removeItem(at: hostile.bundle)
+        try FileManager.default.createDirectory(at: hostile.bundle, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: hostile.executable)
+        _ = chmod(hostile.executable.path, 0o755)
+        let (next, _) = hostile.runner(sandbox: .auto) { $0.sandboxReusesRoot = reusesRoot }
+        _ = await next.prewarm()
+        #expect(hostile.containerFile("ran") == "second")
+    }
 }

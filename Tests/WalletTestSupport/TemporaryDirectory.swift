@@ -7,8 +7,10 @@ public struct TemporaryDirectory: Sendable {
 
     /// Creates a fresh directory named `prefix-<UUID>`.
     /// - Throws: The file system's error when it cannot be created.
-    public init(prefix: String = "wallet-host-tests") throws {
-        url = Self.uniqueURL(prefix: prefix)
+    /// - Parameter parent: where to make it (default: the system's temporary directory).
+    public init(prefix: String = "wallet-host-tests", in parent: URL? = nil) throws {
+        url = parent.map { $0.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true) }
+            ?? Self.uniqueURL(prefix: prefix)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

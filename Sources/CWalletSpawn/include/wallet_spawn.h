@@ -71,6 +71,11 @@ typedef struct {
     /// Where the child writes the index in `paths` of the path it refused (wh_spawn_stage_link) or
     /// failed to show; -1 otherwise. Memory of the parent's (the child shares it until exec).
     int *_Nullable failed_path_index;
+    /// Non-negative: a template (wh_sandbox_make_template) of this very configuration. The child
+    /// then enters a private copy of it instead of building its root, and shows anew only a
+    /// private /tmp, a fresh /proc and the paths the template leaves out (those an extension can
+    /// write, and those under /tmp). Root hosts only (`user_namespace` zero). -1: build the root.
+    int template_fd;
 } wh_sandbox_config;
 
 /// What the child gets. File descriptors are the parent's; the child sees them as
@@ -107,6 +112,12 @@ typedef struct {
 /// (close-on-exec; -1 on kernels without CLONE_PIDFD) when exec succeeded; returns -1 and sets
 /// `*out_errno` and `*out_stage` when anything failed (the failed child has been reaped already).
 int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int *out_errno, int *out_stage);
+
+/// Builds the sandbox's root for `config` once, in a mount namespace of its own kept by
+/// `*out_fd` (close-on-exec; closing it frees the namespace), for launches to copy
+/// (`template_fd`). Returns 0, or -1 with `*out_errno` and `*out_stage` (and
+/// `config->failed_path_index`) saying what failed.
+int wh_sandbox_make_template(const wh_sandbox_config *config, int *out_fd, int *out_errno, int *out_stage);
 
 /// Whether the kernel lets this process make the sandbox's namespaces: clones a child into new
 /// PID, mount and IPC namespaces (and a user namespace when `user_namespace` is non-zero), which

@@ -35,9 +35,11 @@ public actor ExtensionRunner {
         self.descriptor = descriptor
         self.configuration = configuration
         launchEnvironment = Self.environment(descriptor: descriptor, configuration: configuration)
-        sandboxPlan = configuration.sandbox == .off ? nil : SandboxPlan(
+        var plan = configuration.sandbox == .off ? nil : SandboxPlan(
             readOnly: [descriptor.bundlePath], writable: Array(descriptor.appGroups.values), environment: launchEnvironment,
             initPath: configuration.sandboxInitPath ?? SandboxPlan.defaultInitPath)
+        plan?.reusesRoot = configuration.sandboxReusesRoot
+        sandboxPlan = plan
     }
 
     /// The warm process's pid, if one is running.

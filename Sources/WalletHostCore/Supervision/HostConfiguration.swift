@@ -38,6 +38,9 @@ public struct HostConfiguration: Sendable {
     public var sandbox = SandboxMode.auto
     /// The sandbox init; nil: `WalletSandboxInit` beside the running executable.
     public var sandboxInitPath: String?
+    /// Whether launches of one extension copy a sandbox root built once (a root host; about 1 ms
+    /// per cold launch) rather than each building its own (``SandboxPlan/reusesRoot``).
+    public var sandboxReusesRoot = true
     /// What one extension may keep in its App Group containers together (1 GiB by default;
     /// `--container-quota`): checked while it runs, and no single file may grow past it
     /// (`RLIMIT_FSIZE`). Nil: unbounded.
