@@ -40,6 +40,9 @@ public struct HostConfiguration: Sendable {
     public var sandboxInitPath: String?
     /// Replaces the `RLIMIT_NPROC` of ``ProcessLimits`` when set.
     public var processLimitOverride: Int?
+    /// Whether each launch gets control groups of its own that count and bound everything the
+    /// extension runs (see ``ControlGroupMode``).
+    public var controlGroups = ControlGroupMode.auto
 
     public init() {}
 

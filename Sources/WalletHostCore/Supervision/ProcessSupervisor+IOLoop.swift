@@ -7,6 +7,12 @@ import Glibc
 
 /// The longest the I/O thread sleeps: calls due later than this need not wake it.
 let idlePollInterval: Duration = .milliseconds(50)
+/// How often the extension's memory is sampled while no call is in flight: what its other
+/// processes hold counts too, and they do not wait for a call.
+let idleSampleInterval: Duration = .milliseconds(100)
+/// How often the I/O thread looks whether the kernel's OOM killer ended one of the extension's
+/// processes at its control group's hard limit, whatever the sampling.
+let outOfMemoryCheckInterval: Duration = .milliseconds(20)
 
 /// The I/O thread's own mutable state (never shared, so no lock).
 struct IOLoopState {
@@ -22,6 +28,7 @@ struct IOLoopState {
     /// follows can push it out of the tail).
     var sawAllocationFailure = false
     var lastSample = ContinuousClock.now - .seconds(1)
+    var lastOutOfMemoryCheck = ContinuousClock.now
 }
 
 extension ProcessSupervisor {
@@ -58,9 +65,14 @@ extension ProcessSupervisor {
             }
             let after = ContinuousClock.now
             delegate.supervisorTimersDue(self, now: after)
-            if callsInFlight && after - loop.lastSample >= context.sampleInterval {
+            if after - loop.lastSample >= (callsInFlight ? context.sampleInterval : idleSampleInterval) {
                 loop.lastSample = after
-                sampleFootprint(delegate: delegate)
+                loop.lastOutOfMemoryCheck = after
+                // Only samples taken during calls count toward their peaks.
+                sampleFootprint(delegate: callsInFlight ? delegate : nil)
+            } else if context.controlGroup != nil, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
+                loop.lastOutOfMemoryCheck = after
+                if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
             }
         }
     }
@@ -169,19 +181,29 @@ extension ProcessSupervisor {
 
     // MARK: Memory
 
-    private func sampleFootprint(delegate: any ProcessSupervisorDelegate) {
+    /// Samples the extension's footprint (everything it runs) and kills it over the limit, or
+    /// when the kernel's OOM killer ended one of its processes at its control group's limit.
+    private func sampleFootprint(delegate: (any ProcessSupervisorDelegate)?) {
         guard let footprint = footprint.sample() else { return }
+        let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
         let overLimit = state.withLock { state -> Bool in
             state.lastFootprint = footprint
-            guard footprint > context.memoryLimitBytes, state.memoryKillFootprint == nil else { return false }
+            guard footprint > context.memoryLimitBytes || killedByKernel, state.memoryKillFootprint == nil else { return false }
             state.memoryKillFootprint = footprint
             return true
         }
-        delegate.supervisor(self, sampledFootprint: footprint)
-        if overLimit {
-            record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes)))
-            child.signalGroup(SIGKILL)
-        }
+        delegate?.supervisor(self, sampledFootprint: footprint)
+        if overLimit { killOverMemoryLimit(footprint: footprint, killedByKernel: killedByKernel) }
+    }
+
+    /// Records what was counted, then kills every process of the extension.
+    private func killOverMemoryLimit(footprint: Int, killedByKernel: Bool) {
+        let usage = self.footprint.usage()
+        state.withLock { $0.memoryKillUsage = usage }
+        record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes, usage: usage,
+                                                kernelLimitBytes: killedByKernel ? context.controlGroup?.hardLimitBytes : nil)))
+        child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess(timeout: .zero)
     }
 
     /// One sample now (a call that ends between samples still gets a peak).
@@ -192,8 +214,13 @@ extension ProcessSupervisor {
     // MARK: Exit
 
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
-        // Grandchildren may still hold the pipes; they share the group and die with it.
+        // Grandchildren may still hold the pipes; they share the group and die with it, and
+        // whatever left the group but not the control group dies too.
         child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess()
+        // The kernel's OOM killer ended the extension itself at its control group's limit.
+        let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
+        context.controlGroup?.remove()
         if loop.rpcOpen { readResponses(buffer, loop: &loop) }
         if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }
         if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
@@ -203,16 +230,17 @@ extension ProcessSupervisor {
             let cause: ExtensionExit.Cause
             if let footprint = state.memoryKillFootprint {
                 cause = .memoryLimit(footprintBytes: footprint)
-            } else if loop.sawAllocationFailure {
+            } else if killedByKernel || loop.sawAllocationFailure {
                 cause = .memoryLimit(footprintBytes: state.lastFootprint)
             } else if case .stopping(let reason) = state.phase {
                 cause = .stoppedByHost(reason: reason)
             } else {
                 cause = .ended
             }
-            let exit = ExtensionExit(status: status, cause: cause, executableName: context.executableName, pid: child.pid,
+            var exit = ExtensionExit(status: status, cause: cause, executableName: context.executableName, pid: child.pid,
                                      memoryLimitDescription: HumanReadable.megabytes(context.memoryLimitBytes),
                                      stderrTail: stderr)
+            if case .memoryLimit = cause { exit.memoryUsage = state.memoryKillUsage }
             state.phase = .exited(exit)
             state.outgoing.removeAll()
             return exit
@@ -222,7 +250,7 @@ extension ProcessSupervisor {
         var deathFootprint: Int?
         if case .memoryLimit(let footprint) = exit.cause { deathFootprint = footprint }
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
-                                    footprintBytes: deathFootprint, description: exit.description)))
+                                    footprintBytes: deathFootprint, usage: exit.memoryUsage, description: exit.description)))
         recordDroppedOutput()
         loop.delegate.supervisor(self, processExited: exit)
         let waiters = state.withLock { $0.exitWaiters.takeAll() }
