@@ -197,9 +197,15 @@ extension ProcessSupervisor {
     }
 
     /// Records what was counted, then kills every process of the extension.
-    private func killOverMemoryLimit(footprint: Int, killedByKernel: Bool) {
+    private func killOverMemoryLimit(footprint sampled: Int, killedByKernel: Bool) {
         let usage = self.footprint.usage()
-        state.withLock { $0.memoryKillUsage = usage }
+        // One number in the report: the count process by process, taken a moment after the
+        // sample, unless the memory went back under the limit in between.
+        let footprint = usage.totalBytes > context.memoryLimitBytes || killedByKernel ? usage.totalBytes : sampled
+        state.withLock { state in
+            state.memoryKillUsage = usage
+            state.memoryKillFootprint = footprint
+        }
         record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes, usage: usage,
                                                 kernelLimitBytes: killedByKernel ? context.controlGroup?.hardLimitBytes : nil)))
         child.signalGroup(SIGKILL)
