@@ -7,8 +7,9 @@ import Glibc
 
 /// The longest the I/O thread sleeps: calls due later than this need not wake it.
 let idlePollInterval: Duration = .milliseconds(50)
-/// How often the extension's memory is sampled while no call is in flight: what its other
-/// processes hold counts too, and they do not wait for a call.
+/// How often the extension's memory is sampled while no call is in flight, at most: what its
+/// other processes hold counts too, and they do not wait for a call. Never more often than
+/// during calls (the configuration's sample interval).
 let idleSampleInterval: Duration = .milliseconds(100)
 /// How often the I/O thread looks whether the kernel's OOM killer ended one of the extension's
 /// processes at its control group's hard limit, whatever the sampling.
@@ -65,7 +66,7 @@ extension ProcessSupervisor {
             }
             let after = ContinuousClock.now
             delegate.supervisorTimersDue(self, now: after)
-            if after - loop.lastSample >= (callsInFlight ? context.sampleInterval : idleSampleInterval) {
+            if after - loop.lastSample >= (callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)) {
                 loop.lastSample = after
                 loop.lastOutOfMemoryCheck = after
                 // Only samples taken during calls count toward their peaks.
