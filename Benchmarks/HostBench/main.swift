@@ -44,11 +44,12 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration(sandbox: SandboxMode = .auto) -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto, controlGroups: ControlGroupMode = .auto) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
     configuration.sandbox = sandbox
+    configuration.controlGroups = controlGroups
     return configuration
 }
 
@@ -59,6 +60,17 @@ func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto)
     if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
     await runner.stop()
     return elapsed
+}
+
+/// A cold status call and the stop after it, the stop included (it removes the launch's
+/// control groups); the elapsed ms.
+func coldStatusAndStop(_ descriptor: ExtensionDescriptor, controlGroups: ControlGroupMode) async -> Double {
+    let started = ContinuousClock.now
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(controlGroups: controlGroups))
+    let (_, failure) = await timedStatus(runner)
+    if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
+    await runner.stop()
+    return milliseconds(ContinuousClock.now - started)
 }
 
 /// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
@@ -96,6 +108,11 @@ if options.only == nil || options.only == "cold" {
     // The same cold calls with the sandbox off: what the sandbox (init, namespaces, mounts) costs.
     var unsandboxedC: [Double] = []
     var unsandboxedSDK: [Double] = []
+    // Launch, call and stop with and without the launch's control groups (made before the
+    // spawn, removed after the stop), where this host gets them.
+    let groupsAvailable = ControlGroups.hostDirectories != nil
+    var launchWithGroups: [Double] = []
+    var launchWithoutGroups: [Double] = []
     for run in 0..<options.coldRuns {
         if !options.commandLine.isEmpty, run < 30 {
             freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
@@ -116,6 +133,10 @@ if options.only == nil || options.only == "cold" {
 
         unsandboxedC.append(await coldStatus(cStatus, sandbox: .off))
         unsandboxedSDK.append(await coldStatus(minimal, sandbox: .off))
+        if groupsAvailable {
+            launchWithGroups.append(await coldStatusAndStop(cStatus, controlGroups: .auto))
+            launchWithoutGroups.append(await coldStatusAndStop(cStatus, controlGroups: .off))
+        }
     }
     report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
     report("cold status, C ext, through the host", coldC)
@@ -138,6 +159,15 @@ if options.only == nil || options.only == "cold" {
     print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
                  median(coldSDK), median(unsandboxedSDK), median(coldSDK) / median(unsandboxedSDK),
                  median(coldSDK) - median(unsandboxedSDK)))
+    if groupsAvailable {
+        report("cold status and stop, C ext, control groups", launchWithGroups)
+        report("cold status and stop, C ext, control groups off", launchWithoutGroups)
+        print(String(format: "control groups, C ext: %.3f ms with vs %.3f ms off = %.2fx (+%.3f ms per launch: make, move in, remove)",
+                     median(launchWithGroups), median(launchWithoutGroups), median(launchWithGroups) / median(launchWithoutGroups),
+                     median(launchWithGroups) - median(launchWithoutGroups)))
+    } else {
+        print("control groups: unavailable here (\(ControlGroups.unavailableReason ?? "unknown"))")
+    }
     print("")
 }
 

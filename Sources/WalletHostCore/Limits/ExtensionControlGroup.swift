@@ -111,11 +111,36 @@ final class ExtensionControlGroup: Sendable {
 
     // MARK: Reading
 
-    /// Resident anonymous and shared memory (`total_rss`, `total_shmem` of `memory.stat`).
+    /// Resident anonymous and shared memory (`rss`, `shmem` of `memory.stat`: the group has no
+    /// children, so its `total_` lines say the same).
     func residentAndShared() -> (resident: Int, shared: Int)? {
-        guard let fields = Self.fields(of: memoryStat, capacity: 4096),
-              let resident = fields["total_rss"] ?? fields["rss"] else { return nil }
-        return (resident, fields["total_shmem"] ?? fields["shmem"] ?? 0)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> (Int, Int)? in
+            let count = pread(memoryStat, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return nil }
+            return Self.residentAndShared(in: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// The values of the `rss` and `shmem` lines, which come first in `memory.stat`.
+    static func residentAndShared(in text: UnsafeBufferPointer<UInt8>) -> (resident: Int, shared: Int)? {
+        var resident: Int?
+        var shared: Int?
+        var lineStart = 0
+        while lineStart < text.count, resident == nil || shared == nil {
+            var end = lineStart
+            while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+            let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
+            if let space = line.firstIndex(of: UInt8(ascii: " ")) {
+                let key = line[..<space]
+                var value = 0
+                for digit in line[(space + 1)...] where digit >= 48 && digit <= 57 { value = value * 10 + Int(digit - 48) }
+                if key.elementsEqual("rss".utf8) { resident = value }
+                if key.elementsEqual("shmem".utf8) { shared = value }
+            }
+            lineStart = end + 1
+        }
+        guard let resident else { return nil }
+        return (resident, shared ?? 0)
     }
 
     /// How many processes the kernel's OOM killer has ended in the group (`oom_kill` of

@@ -29,6 +29,9 @@ struct IOLoopState {
     /// follows can push it out of the tail).
     var sawAllocationFailure = false
     var lastSample = ContinuousClock.now - .seconds(1)
+    /// A sample took this long: the next waits at least ten times as long (counting hundreds of
+    /// processes one by one must not keep the thread busy).
+    var lastSampleCost = Duration.zero
     var lastOutOfMemoryCheck = ContinuousClock.now
 }
 
@@ -66,11 +69,13 @@ extension ProcessSupervisor {
             }
             let after = ContinuousClock.now
             delegate.supervisorTimersDue(self, now: after)
-            if after - loop.lastSample >= (callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)) {
+            let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
+            if after - loop.lastSample >= max(interval, loop.lastSampleCost * 10) {
                 loop.lastSample = after
                 loop.lastOutOfMemoryCheck = after
                 // Only samples taken during calls count toward their peaks.
                 sampleFootprint(delegate: callsInFlight ? delegate : nil)
+                loop.lastSampleCost = .now - after
             } else if context.controlGroup != nil, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
                 loop.lastOutOfMemoryCheck = after
                 if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
@@ -213,9 +218,10 @@ extension ProcessSupervisor {
         context.controlGroup?.killEveryProcess(timeout: .zero)
     }
 
-    /// One sample now (a call that ends between samples still gets a peak).
+    /// One sample now (a call that ends between samples still gets a peak): the extension's own
+    /// footprint now, the rest as the last full sample found it when that is recent.
     func sampleFootprintNow() -> Int? {
-        footprint.sample()
+        footprint.quickSample(maxAge: max(context.sampleInterval, .milliseconds(5)))
     }
 
     // MARK: Exit
