@@ -176,7 +176,10 @@ if options.only == nil || options.only == "warm" {
     let echo = BareProcess(executablePath: options.pipeEcho, environment: [:])
     let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
     let sdkRunner = ExtensionRunner(descriptor: minimal, configuration: configuration())
+    // The same C extension without control groups: what its group costs a warm call.
+    let cRunnerWithoutGroups = ExtensionRunner(descriptor: cStatus, configuration: configuration(controlGroups: .off))
     await cRunner.prewarm()
+    await cRunnerWithoutGroups.prewarm()
     await sdkRunner.prewarm()
     let sdkPid = await sdkRunner.pid!
     try await Task.sleep(for: .milliseconds(100))
@@ -185,6 +188,7 @@ if options.only == nil || options.only == "warm" {
     var echoSameCore: [Double] = []
     var echoAcrossCores: [Double] = []
     var warmC: [Double] = []
+    var warmCWithoutGroups: [Double] = []
     var warmSDK: [Double] = []
     var failures: [String] = []
     let rounds = 10
@@ -202,6 +206,11 @@ if options.only == nil || options.only == "warm" {
             if let failure { failures.append("C: \(failure)") }
         }
         for _ in 0..<(options.warmRuns / rounds) {
+            let (elapsed, failure) = await timedStatus(cRunnerWithoutGroups)
+            warmCWithoutGroups.append(elapsed)
+            if let failure { failures.append("C, control groups off: \(failure)") }
+        }
+        for _ in 0..<(options.warmRuns / rounds) {
             let (elapsed, failure) = await timedStatus(sdkRunner)
             warmSDK.append(elapsed)
             if let failure { failures.append("SDK: \(failure)") }
@@ -210,6 +219,7 @@ if options.only == nil || options.only == "warm" {
     let footprintAfterCalls = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
     echo.finish()
     await cRunner.stop()
+    await cRunnerWithoutGroups.stop()
     await sdkRunner.stop()
 
     // For scale: the sample issuer's warm status, which asks the host for the pass library and
@@ -228,6 +238,7 @@ if options.only == nil || options.only == "warm" {
     report("raw pipe echo, pinned to one core", echoSameCore, unit: "us", scale: 1000)
     report("raw pipe echo, pinned to two cores", echoAcrossCores, unit: "us", scale: 1000)
     report("warm status, C ext, through the host", warmC, unit: "us", scale: 1000)
+    report("warm status, C ext, control groups off", warmCWithoutGroups, unit: "us", scale: 1000)
     report("warm status, minimal SDK ext, through the host", warmSDK, unit: "us", scale: 1000)
     if !sampleWarm.isEmpty { report("warm status, sample issuer, through the host", sampleWarm, unit: "us", scale: 1000) }
     print("")

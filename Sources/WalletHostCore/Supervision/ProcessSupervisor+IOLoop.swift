@@ -206,8 +206,10 @@ extension ProcessSupervisor {
     private func killOverMemoryLimit(footprint sampled: Int, killedByKernel: Bool) {
         let usage = self.footprint.usage()
         // One number in the report: the count process by process, taken a moment after the
-        // sample, unless the memory went back under the limit in between.
-        let footprint = usage.totalBytes > context.memoryLimitBytes || killedByKernel ? usage.totalBytes : sampled
+        // sample, unless the memory went back under the limit in between (after the kernel's
+        // kill: unless nothing is left).
+        let footprint = usage.totalBytes > context.memoryLimitBytes || (killedByKernel && usage.totalBytes > 0)
+            ? usage.totalBytes : sampled
         state.withLock { state in
             state.memoryKillUsage = usage
             state.memoryKillFootprint = footprint
@@ -231,8 +233,12 @@ extension ProcessSupervisor {
         // whatever left the group but not the control group dies too.
         child.signalGroup(SIGKILL)
         context.controlGroup?.killEveryProcess()
-        // The kernel's OOM killer ended the extension itself at its control group's limit.
+        // The kernel's OOM killer ended the extension itself at its control group's limit before
+        // a sample saw it: reported as a memory kill all the same, with what is left in the group.
         let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
+        if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
+            killOverMemoryLimit(footprint: last, killedByKernel: true)
+        }
         context.controlGroup?.remove()
         if loop.rpcOpen { readResponses(buffer, loop: &loop) }
         if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }

@@ -86,7 +86,13 @@ final class ProcessSupervisor: Sendable {
     init(spawning configuration: SpawnConfiguration, context: Context,
          onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
         let launchedAt = ContinuousClock.now
-        let wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        let wakeup: (read: Int32, write: Int32)
+        do {
+            wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        } catch {
+            context.controlGroup?.remove()
+            throw error
+        }
         do {
             child = try ChildProcess.spawn(configuration)
         } catch {
