@@ -44,12 +44,13 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration(sandbox: SandboxMode = .auto, reusesRoot: Bool = true) -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto, reusesRoot: Bool = true, controlGroups: ControlGroupMode = .auto) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
     configuration.sandbox = sandbox
     configuration.sandboxReusesRoot = reusesRoot
+    configuration.controlGroups = controlGroups
     return configuration
 }
 
@@ -60,6 +61,17 @@ func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto,
     if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
     await runner.stop()
     return elapsed
+}
+
+/// A cold status call and the stop after it, the stop included (it removes the launch's
+/// control groups); the elapsed ms.
+func coldStatusAndStop(_ descriptor: ExtensionDescriptor, controlGroups: ControlGroupMode) async -> Double {
+    let started = ContinuousClock.now
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(controlGroups: controlGroups))
+    let (_, failure) = await timedStatus(runner)
+    if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
+    await runner.stop()
+    return milliseconds(ContinuousClock.now - started)
 }
 
 /// One call without params; the elapsed time from the ask to the outcome in ms, and the failure if any.
@@ -99,6 +111,11 @@ if options.only == nil || options.only == "cold" {
     var unsandboxedSDK: [Double] = []
     // And with a sandbox root built at each launch instead of copied from the extension's template.
     var builtRootC: [Double] = []
+    // Launch, call and stop with and without the launch's control groups (made before the
+    // spawn, removed after the stop), where this host gets them.
+    let groupsAvailable = ControlGroups.hostDirectories != nil
+    var launchWithGroups: [Double] = []
+    var launchWithoutGroups: [Double] = []
     for run in 0..<options.coldRuns {
         if !options.commandLine.isEmpty, run < 30 {
             freshHostC.append(try freshHostTotalMilliseconds(commandLine: options.commandLine, appex: cStatus.bundlePath))
@@ -120,6 +137,10 @@ if options.only == nil || options.only == "cold" {
         unsandboxedC.append(await coldStatus(cStatus, sandbox: .off))
         unsandboxedSDK.append(await coldStatus(minimal, sandbox: .off))
         builtRootC.append(await coldStatus(cStatus, reusesRoot: false))
+        if groupsAvailable {
+            launchWithGroups.append(await coldStatusAndStop(cStatus, controlGroups: .auto))
+            launchWithoutGroups.append(await coldStatusAndStop(cStatus, controlGroups: .off))
+        }
     }
     report("cold, C ext, bare (posix_spawn+initialize+status)", bareC)
     report("cold status, C ext, through the host", coldC)
@@ -146,6 +167,15 @@ if options.only == nil || options.only == "cold" {
     print(String(format: "sandbox, SDK ext: %.3f ms sandboxed vs %.3f ms off = %.2fx (+%.3f ms)",
                  median(coldSDK), median(unsandboxedSDK), median(coldSDK) / median(unsandboxedSDK),
                  median(coldSDK) - median(unsandboxedSDK)))
+    if groupsAvailable {
+        report("cold status and stop, C ext, control groups", launchWithGroups)
+        report("cold status and stop, C ext, control groups off", launchWithoutGroups)
+        print(String(format: "control groups, C ext: %.3f ms with vs %.3f ms off = %.2fx (+%.3f ms per launch: make, move in, remove)",
+                     median(launchWithGroups), median(launchWithoutGroups), median(launchWithGroups) / median(launchWithoutGroups),
+                     median(launchWithGroups) - median(launchWithoutGroups)))
+    } else {
+        print("control groups: unavailable here (\(ControlGroups.unavailableReason ?? "unknown"))")
+    }
     print("")
 }
 
@@ -154,7 +184,10 @@ if options.only == nil || options.only == "warm" {
     let echo = BareProcess(executablePath: options.pipeEcho, environment: [:])
     let cRunner = ExtensionRunner(descriptor: cStatus, configuration: configuration())
     let sdkRunner = ExtensionRunner(descriptor: minimal, configuration: configuration())
+    // The same C extension without control groups: what its group costs a warm call.
+    let cRunnerWithoutGroups = ExtensionRunner(descriptor: cStatus, configuration: configuration(controlGroups: .off))
     await cRunner.prewarm()
+    await cRunnerWithoutGroups.prewarm()
     await sdkRunner.prewarm()
     let sdkPid = await sdkRunner.pid!
     try await Task.sleep(for: .milliseconds(100))
@@ -163,6 +196,7 @@ if options.only == nil || options.only == "warm" {
     var echoSameCore: [Double] = []
     var echoAcrossCores: [Double] = []
     var warmC: [Double] = []
+    var warmCWithoutGroups: [Double] = []
     var warmSDK: [Double] = []
     var failures: [String] = []
     let rounds = 10
@@ -180,6 +214,11 @@ if options.only == nil || options.only == "warm" {
             if let failure { failures.append("C: \(failure)") }
         }
         for _ in 0..<(options.warmRuns / rounds) {
+            let (elapsed, failure) = await timedStatus(cRunnerWithoutGroups)
+            warmCWithoutGroups.append(elapsed)
+            if let failure { failures.append("C, control groups off: \(failure)") }
+        }
+        for _ in 0..<(options.warmRuns / rounds) {
             let (elapsed, failure) = await timedStatus(sdkRunner)
             warmSDK.append(elapsed)
             if let failure { failures.append("SDK: \(failure)") }
@@ -188,6 +227,7 @@ if options.only == nil || options.only == "warm" {
     let footprintAfterCalls = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
     echo.finish()
     await cRunner.stop()
+    await cRunnerWithoutGroups.stop()
     await sdkRunner.stop()
 
     // For scale: the sample issuer's warm status, which asks the host for the pass library and
@@ -206,6 +246,7 @@ if options.only == nil || options.only == "warm" {
     report("raw pipe echo, pinned to one core", echoSameCore, unit: "us", scale: 1000)
     report("raw pipe echo, pinned to two cores", echoAcrossCores, unit: "us", scale: 1000)
     report("warm status, C ext, through the host", warmC, unit: "us", scale: 1000)
+    report("warm status, C ext, control groups off", warmCWithoutGroups, unit: "us", scale: 1000)
     report("warm status, minimal SDK ext, through the host", warmSDK, unit: "us", scale: 1000)
     if !sampleWarm.isEmpty { report("warm status, sample issuer, through the host", sampleWarm, unit: "us", scale: 1000) }
     print("")

@@ -69,6 +69,12 @@ static int wh_child(void *argument) {
     wallet_spawn_child_context *context = argument;
     const wh_spawn_config *config = context->config;
 
+    // Into the extension's control groups first ("0" is the writer itself), so that nothing the
+    // child does, sandbox set-up included, is counted anywhere else.
+    for (int index = 0; index < config->cgroup_procs_count; index++) {
+        if (write(config->cgroup_procs_fds[index], "0", 1) != 1) wh_child_fail(context, wh_spawn_stage_cgroup);
+    }
+
     // Default dispositions, so the extension does not inherit the host's ignored SIGPIPE, and
     // so that no host handler can run on the memory this child shares with the host. The
     // child has its own copy of the handler table (no CLONE_SIGHAND): the host's stays as it is.

@@ -31,6 +31,8 @@ typedef enum {
     /// directory, where the host expects one: refused, never followed. The path is
     /// `paths[*failed_path_index]`.
     wh_spawn_stage_link = 14,
+    /// Moving the child into its control groups (writing "0" to a `cgroup.procs`).
+    wh_spawn_stage_cgroup = 15,
 } wh_spawn_stage;
 
 /// One path the sandbox shows the process, at the same absolute path as outside.
@@ -104,6 +106,11 @@ typedef struct {
     int death_signal;
     /// Non-NULL: run in a sandbox (see wh_sandbox_config).
     const wh_sandbox_config *_Nullable sandbox;
+    /// `cgroup.procs` files of the control groups the child belongs in, opened for writing by the
+    /// host (close-on-exec). Right after clone, before anything else, the child writes "0" into
+    /// each, which moves it there: everything it and its descendants do is counted from the start.
+    const int *_Nullable cgroup_procs_fds;
+    int cgroup_procs_count;
 } wh_spawn_config;
 
 /// Starts a child per `config` (clone with CLONE_VM | CLONE_VFORK, then exec). Between clone

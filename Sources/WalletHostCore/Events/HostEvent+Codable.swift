@@ -62,7 +62,7 @@ extension HostEvent: Codable {
 }
 
 extension HostEvent.Exit {
-    private enum CodingKeys: String, CodingKey { case exitCode, signal, cause, stopReason, milliseconds, footprintBytes, description }
+    private enum CodingKeys: String, CodingKey { case exitCode, signal, cause, stopReason, milliseconds, footprintBytes, usage, description }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -79,6 +79,7 @@ extension HostEvent.Exit {
         }
         try container.encode(milliseconds, forKey: .milliseconds)
         try container.encodeIfPresent(footprintBytes, forKey: .footprintBytes)
+        try container.encodeIfPresent(usage, forKey: .usage)
         try container.encode(description, forKey: .description)
     }
 
@@ -95,6 +96,7 @@ extension HostEvent.Exit {
         }
         milliseconds = try container.decode(Double.self, forKey: .milliseconds)
         footprintBytes = try container.decodeIfPresent(Int.self, forKey: .footprintBytes)
+        usage = try container.decodeIfPresent(MemoryUsage.self, forKey: .usage)
         description = try container.decode(String.self, forKey: .description)
         switch try container.decode(String.self, forKey: .cause) {
         case "ended": cause = .ended

@@ -39,8 +39,13 @@ extension HostEvent {
         case .protocolError(let error):
             return error.violation.description
         case .memoryKill(let kill):
+            let counted = kill.usage.map { " (\($0.description))" } ?? ""
+            if let kernelLimit = kill.kernelLimitBytes {
+                return "the kernel's OOM killer ended a process at the control group's \(HumanReadable.megabytes(kernelLimit)) "
+                    + "hard limit; footprint \(HumanReadable.megabytes(kill.footprintBytes))\(counted); SIGKILL to every process"
+            }
             return "footprint \(HumanReadable.megabytes(kill.footprintBytes)) over the "
-                + "\(HumanReadable.megabytes(kill.limitBytes)) limit; SIGKILL to the process group"
+                + "\(HumanReadable.megabytes(kill.limitBytes)) limit\(counted); SIGKILL to every process"
         case .hung(let hung):
             return "no answer to \(hung.method) (id \(hung.requestID)) "
                 + "\(HumanReadable.milliseconds(hung.silenceMilliseconds)) after its deadline"

@@ -244,11 +244,19 @@ extension HostEvent {
     }
 
     public struct MemoryKill: Sendable, Equatable, Codable {
+        /// The extension's footprint: everything it runs, counted (``MemoryUsage``).
         public var footprintBytes: Int
         public var limitBytes: Int
-        public init(footprintBytes: Int, limitBytes: Int) {
+        /// What was counted: the processes and their footprints, shared memory and `/tmp`.
+        public var usage: MemoryUsage?
+        /// Set when the kernel's OOM killer ended one of the extension's processes at this hard
+        /// limit of its control group (the memory limit plus headroom for kernel memory) first.
+        public var kernelLimitBytes: Int?
+        public init(footprintBytes: Int, limitBytes: Int, usage: MemoryUsage? = nil, kernelLimitBytes: Int? = nil) {
             self.footprintBytes = footprintBytes
             self.limitBytes = limitBytes
+            self.usage = usage
+            self.kernelLimitBytes = kernelLimitBytes
         }
     }
 
@@ -289,14 +297,17 @@ extension HostEvent {
         public var milliseconds: Double
         /// The last footprint sampled, for memory deaths.
         public var footprintBytes: Int?
+        /// For memory deaths after a `memoryKill`: what was counted then.
+        public var usage: MemoryUsage?
         /// The sentence a person reads (for memory deaths, in the kernel's words).
         public var description: String
         public init(status: TerminationStatus, cause: ExtensionExit.Cause, milliseconds: Double, footprintBytes: Int?,
-                    description: String) {
+                    usage: MemoryUsage? = nil, description: String) {
             self.status = status
             self.cause = cause
             self.milliseconds = milliseconds
             self.footprintBytes = footprintBytes
+            self.usage = usage
             self.description = description
         }
     }

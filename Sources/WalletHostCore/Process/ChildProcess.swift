@@ -240,6 +240,11 @@ final class ChildProcess: Sendable {
         var error: Int32 = 0
         var stage: Int32 = 0
         let limits = configuration.limits
+        let ownUserNamespace = sandbox.map { $0.pointee.user_namespace != 0 } ?? false
+        // The child reads the control groups' descriptors between clone and exec, from storage that stays put until then.
+        let controlGroups = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, configuration.controlGroupDescriptors.count))
+        defer { controlGroups.deallocate() }
+        _ = controlGroups.initialize(from: configuration.controlGroupDescriptors)
         let result: Int32 = configuration.executablePath.withCString { path in
             (configuration.workingDirectory ?? "").withCString { directory in
                 argv.withUnsafeMutableBufferPointer { argvBuffer in
@@ -255,11 +260,13 @@ final class ChildProcess: Sendable {
                             rlimit_stack: Int64(limits.stackBytes ?? -1),
                             rlimit_core: Int64(limits.coreBytes ?? -1),
                             rlimit_nofile: Int64(limits.openFiles ?? -1),
-                            rlimit_nproc: Int64(limits.processes ?? -1),
+                            rlimit_nproc: Int64(limits.processLimit(ownUserNamespace: ownUserNamespace) ?? -1),
                             rlimit_fsize: Int64(limits.fileBytes ?? -1),
                             new_process_group: 1,
                             death_signal: SIGKILL,
-                            sandbox: sandbox)
+                            sandbox: sandbox,
+                            cgroup_procs_fds: controlGroups.baseAddress,
+                            cgroup_procs_count: Int32(configuration.controlGroupDescriptors.count))
                         return wh_spawn(&spawnConfig, &pid, &pidfd, &error, &stage)
                     }
                 }
@@ -285,6 +292,7 @@ final class ChildProcess: Sendable {
         case 12: return "sandbox mounts"
         case 13: return "sandbox user switch"
         case 14: return "sandbox container path"
+        case 15: return "moving into the extension's control groups (cgroup.procs)"
         default: return "spawn"
         }
     }

@@ -13,14 +13,32 @@ public struct ProcessLimits: Sendable, Hashable {
     public var coreBytes: Int? = 0
     /// `RLIMIT_NOFILE`.
     public var openFiles: Int? = 256
-    /// `RLIMIT_NPROC`. Counted per user, so it bounds fork bombs without stopping ordinary threads.
+    /// `RLIMIT_NPROC`, counted per user (threads included) in the process's user namespace.
+    /// Where the extension's tasks are bounded otherwise, by a `pids` control group of its own
+    /// (``ExtensionControlGroup``), the runner leaves it as inherited (nil): every sandboxed
+    /// extension of a root host runs as one user, and a limit per user would let one issuer's
+    /// fork bomb stop every other issuer's launch.
     public var processes: Int? = 4096
     /// `RLIMIT_FSIZE`: the largest file the process may write (SIGXFSZ past it). Set to the
     /// container quota, so that no single file outgrows it between two checks of the container.
     public var fileBytes: Int?
+    /// `RLIMIT_NPROC` for a process that gets a user namespace of its own (the sandbox of a host
+    /// that is not root): the kernel (5.14 and later) counts it per user namespace, so there it
+    /// bounds this extension's tasks alone. Nil: ``processes``.
+    public var processesInOwnUserNamespace: Int? = ProcessLimits.tasksPerExtension
+
+    /// The most tasks (processes and threads) one extension may have at once: its `pids`
+    /// control group's `pids.max`, or ``processesInOwnUserNamespace``.
+    public static let tasksPerExtension = 256
 
     public init(dataBytes: Int?) {
         self.dataBytes = dataBytes
+    }
+
+    /// The `RLIMIT_NPROC` to set: ``processesInOwnUserNamespace`` when the process has a user
+    /// namespace of its own, else ``processes``.
+    public func processLimit(ownUserNamespace: Bool) -> Int? {
+        ownUserNamespace ? processesInOwnUserNamespace ?? processes : processes
     }
 }
 
@@ -37,6 +55,9 @@ public struct SpawnConfiguration: Sendable {
     public var sandbox: SandboxPlan?
     /// With a sandbox: fail instead of running unsandboxed where the kernel refuses it.
     public var sandboxRequired = false
+    /// `cgroup.procs` files (open for writing, close-on-exec) of the control groups the process
+    /// is to run in: it moves itself there right after clone, before it runs anything.
+    public var controlGroupDescriptors: [Int32] = []
 
     public init(executablePath: String, arguments: [String] = [], environment: [String: String],
                 workingDirectory: String?, limits: ProcessLimits, sandbox: SandboxPlan? = nil) {

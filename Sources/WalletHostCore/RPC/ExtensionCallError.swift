@@ -66,12 +66,15 @@ public struct ExtensionExit: Sendable, CustomStringConvertible {
     public var memoryLimitDescription: String
     /// The last lines the process wrote to stderr, oldest first.
     public var stderrTail: [String]
+    /// For a memory death the host saw: everything the extension ran, counted when it was killed.
+    public var memoryUsage: MemoryUsage?
 
     /// The sentence a person reads; for memory deaths, in the kernel's words.
     public var description: String {
         switch cause {
         case .memoryLimit:
-            return "EXC_RESOURCE -> \(executableName)[\(pid)] exceeded mem limit: ActiveHard \(memoryLimitDescription) (fatal)"
+            let counted = memoryUsage.map { ": \($0.description)" } ?? ""
+            return "EXC_RESOURCE -> \(executableName)[\(pid)] exceeded mem limit: ActiveHard \(memoryLimitDescription) (fatal)\(counted)"
         case .stoppedByHost(let reason):
             return "\(executableName)[\(pid)] was stopped by the host (\(reason)); it \(status.sentence)"
         case .ended:

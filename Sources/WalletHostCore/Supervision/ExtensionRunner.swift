@@ -168,10 +168,13 @@ public actor ExtensionRunner {
         process = .stopped
         let point = descriptor.point
         let memoryLimit = configuration.memoryLimit(at: point)
+        // Before the spawn: the child moves itself into the groups before it runs anything.
+        let controlGroup = ExtensionControlGroup.make(executableName: descriptor.executableName, memoryLimitBytes: memoryLimit,
+                                                      mode: configuration.controlGroups)
         let processContext = ProcessSupervisor.Context(
             bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
             memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval,
-            outputLimit: configuration.outputLimit, events: configuration.events)
+            outputLimit: configuration.outputLimit, events: configuration.events, controlGroup: controlGroup)
         let sessionContext = RPCSession.Context(
             bundleIdentifier: descriptor.bundleIdentifier,
             containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
@@ -182,9 +185,16 @@ public actor ExtensionRunner {
             events: configuration.events, services: configuration.services)
         var limits = ProcessLimits(dataBytes: memoryLimit)
         limits.fileBytes = configuration.containerQuotaBytes
-        if let processes = configuration.processLimitOverride { limits.processes = processes }
+        // The pids group bounds this extension's tasks; a limit per user would bound every
+        // extension of a root host together (they all run as one user).
+        if controlGroup != nil { limits.processes = nil }
+        if let processes = configuration.processLimitOverride {
+            limits.processes = processes
+            limits.processesInOwnUserNamespace = processes
+        }
         var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
+        spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         spawn.sandboxRequired = configuration.sandbox == .required
         let connection: ExtensionConnection
         do {

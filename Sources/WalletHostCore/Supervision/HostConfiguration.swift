@@ -47,6 +47,9 @@ public struct HostConfiguration: Sendable {
     public var containerQuotaBytes: Int? = 1 << 30
     /// Replaces the `RLIMIT_NPROC` of ``ProcessLimits`` when set.
     public var processLimitOverride: Int?
+    /// Whether each launch gets control groups of its own that count and bound everything the
+    /// extension runs (see ``ControlGroupMode``).
+    public var controlGroups = ControlGroupMode.auto
 
     public init() {}
 

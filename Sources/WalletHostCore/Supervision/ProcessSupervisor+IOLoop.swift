@@ -7,6 +7,13 @@ import Glibc
 
 /// The longest the I/O thread sleeps: calls due later than this need not wake it.
 let idlePollInterval: Duration = .milliseconds(50)
+/// How often the extension's memory is sampled while no call is in flight, at most: what its
+/// other processes hold counts too, and they do not wait for a call. Never more often than
+/// during calls (the configuration's sample interval).
+let idleSampleInterval: Duration = .milliseconds(100)
+/// How often the I/O thread looks whether the kernel's OOM killer ended one of the extension's
+/// processes at its control group's hard limit, whatever the sampling.
+let outOfMemoryCheckInterval: Duration = .milliseconds(20)
 
 /// The I/O thread's own mutable state (never shared, so no lock).
 struct IOLoopState {
@@ -22,6 +29,10 @@ struct IOLoopState {
     /// follows can push it out of the tail).
     var sawAllocationFailure = false
     var lastSample = ContinuousClock.now - .seconds(1)
+    /// A sample took this long: the next waits at least ten times as long (counting hundreds of
+    /// processes one by one must not keep the thread busy).
+    var lastSampleCost = Duration.zero
+    var lastOutOfMemoryCheck = ContinuousClock.now
 }
 
 extension ProcessSupervisor {
@@ -58,9 +69,16 @@ extension ProcessSupervisor {
             }
             let after = ContinuousClock.now
             delegate.supervisorTimersDue(self, now: after)
-            if callsInFlight && after - loop.lastSample >= context.sampleInterval {
+            let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
+            if after - loop.lastSample >= max(interval, loop.lastSampleCost * 10) {
                 loop.lastSample = after
-                sampleFootprint(delegate: delegate)
+                loop.lastOutOfMemoryCheck = after
+                // Only samples taken during calls count toward their peaks.
+                sampleFootprint(delegate: callsInFlight ? delegate : nil)
+                loop.lastSampleCost = .now - after
+            } else if context.controlGroup != nil, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
+                loop.lastOutOfMemoryCheck = after
+                if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
             }
         }
     }
@@ -169,31 +187,59 @@ extension ProcessSupervisor {
 
     // MARK: Memory
 
-    private func sampleFootprint(delegate: any ProcessSupervisorDelegate) {
+    /// Samples the extension's footprint (everything it runs) and kills it over the limit, or
+    /// when the kernel's OOM killer ended one of its processes at its control group's limit.
+    private func sampleFootprint(delegate: (any ProcessSupervisorDelegate)?) {
         guard let footprint = footprint.sample() else { return }
+        let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
         let overLimit = state.withLock { state -> Bool in
             state.lastFootprint = footprint
-            guard footprint > context.memoryLimitBytes, state.memoryKillFootprint == nil else { return false }
+            guard footprint > context.memoryLimitBytes || killedByKernel, state.memoryKillFootprint == nil else { return false }
             state.memoryKillFootprint = footprint
             return true
         }
-        delegate.supervisor(self, sampledFootprint: footprint)
-        if overLimit {
-            record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes)))
-            child.signalGroup(SIGKILL)
-        }
+        delegate?.supervisor(self, sampledFootprint: footprint)
+        if overLimit { killOverMemoryLimit(footprint: footprint, killedByKernel: killedByKernel) }
     }
 
-    /// One sample now (a call that ends between samples still gets a peak).
+    /// Records what was counted, then kills every process of the extension.
+    private func killOverMemoryLimit(footprint sampled: Int, killedByKernel: Bool) {
+        let usage = self.footprint.usage()
+        // One number in the report: the count process by process, taken a moment after the
+        // sample, unless the memory went back under the limit in between (after the kernel's
+        // kill: unless nothing is left).
+        let footprint = usage.totalBytes > context.memoryLimitBytes || (killedByKernel && usage.totalBytes > 0)
+            ? usage.totalBytes : sampled
+        state.withLock { state in
+            state.memoryKillUsage = usage
+            state.memoryKillFootprint = footprint
+        }
+        record(.memoryKill(HostEvent.MemoryKill(footprintBytes: footprint, limitBytes: context.memoryLimitBytes, usage: usage,
+                                                kernelLimitBytes: killedByKernel ? context.controlGroup?.hardLimitBytes : nil)))
+        child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess(timeout: .zero)
+    }
+
+    /// One sample now (a call that ends between samples still gets a peak): the extension's own
+    /// footprint now, the rest as the last full sample found it when that is recent.
     func sampleFootprintNow() -> Int? {
-        footprint.sample()
+        footprint.quickSample(maxAge: max(context.sampleInterval, .milliseconds(5)))
     }
 
     // MARK: Exit
 
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
-        // Grandchildren may still hold the pipes; they share the group and die with it.
+        // Grandchildren may still hold the pipes; they share the group and die with it, and
+        // whatever left the group but not the control group dies too.
         child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess()
+        // The kernel's OOM killer ended the extension itself at its control group's limit before
+        // a sample saw it: reported as a memory kill all the same, with what is left in the group.
+        let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
+        if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
+            killOverMemoryLimit(footprint: last, killedByKernel: true)
+        }
+        context.controlGroup?.remove()
         if loop.rpcOpen { readResponses(buffer, loop: &loop) }
         if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }
         if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
@@ -203,16 +249,17 @@ extension ProcessSupervisor {
             let cause: ExtensionExit.Cause
             if let footprint = state.memoryKillFootprint {
                 cause = .memoryLimit(footprintBytes: footprint)
-            } else if loop.sawAllocationFailure {
+            } else if killedByKernel || loop.sawAllocationFailure {
                 cause = .memoryLimit(footprintBytes: state.lastFootprint)
             } else if case .stopping(let reason) = state.phase {
                 cause = .stoppedByHost(reason: reason)
             } else {
                 cause = .ended
             }
-            let exit = ExtensionExit(status: status, cause: cause, executableName: context.executableName, pid: child.pid,
+            var exit = ExtensionExit(status: status, cause: cause, executableName: context.executableName, pid: child.pid,
                                      memoryLimitDescription: HumanReadable.megabytes(context.memoryLimitBytes),
                                      stderrTail: stderr)
+            if case .memoryLimit = cause { exit.memoryUsage = state.memoryKillUsage }
             state.phase = .exited(exit)
             state.outgoing.removeAll()
             return exit
@@ -222,7 +269,7 @@ extension ProcessSupervisor {
         var deathFootprint: Int?
         if case .memoryLimit(let footprint) = exit.cause { deathFootprint = footprint }
         record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
-                                    footprintBytes: deathFootprint, description: exit.description)))
+                                    footprintBytes: deathFootprint, usage: exit.memoryUsage, description: exit.description)))
         recordDroppedOutput()
         loop.delegate.supervisor(self, processExited: exit)
         let waiters = state.withLock { $0.exitWaiters.takeAll() }

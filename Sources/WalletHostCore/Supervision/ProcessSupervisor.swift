@@ -38,6 +38,8 @@ final class ProcessSupervisor: Sendable {
         /// What is logged of the process's output at most: lines, and bytes.
         var outputLimit: OutputLimit
         var events: any HostEventSink
+        /// The launch's control groups (made before the spawn), if it has them.
+        var controlGroup: ExtensionControlGroup?
     }
 
     /// Where the process is in its life.
@@ -55,6 +57,8 @@ final class ProcessSupervisor: Sendable {
         /// When the I/O thread will look at the timers again at the latest.
         var plannedWake: ContinuousClock.Instant?
         var memoryKillFootprint: Int?
+        /// What was counted when the memory limit was crossed (or the kernel killed at the group's limit).
+        var memoryKillUsage: MemoryUsage?
         var lastFootprint: Int?
         var exitWaiters = TimedWaiters<ExtensionExit, Void>()
     }
@@ -66,7 +70,8 @@ final class ProcessSupervisor: Sendable {
     let stderrTail = Mutex(StderrTail())
     let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
-    let footprint: FootprintReader
+    /// Everything the extension runs, counted (``ExtensionFootprint``).
+    let footprint: ExtensionFootprint
     private let exitHandler: @Sendable (ExtensionExit) -> Void
 
     var pid: Int32 { child.pid }
@@ -81,18 +86,28 @@ final class ProcessSupervisor: Sendable {
     init(spawning configuration: SpawnConfiguration, context: Context,
          onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
         let launchedAt = ContinuousClock.now
-        let wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        let wakeup: (read: Int32, write: Int32)
+        do {
+            wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        } catch {
+            context.controlGroup?.remove()
+            throw error
+        }
         do {
             child = try ChildProcess.spawn(configuration)
         } catch {
             SystemCall.close(wakeup.read)
             SystemCall.close(wakeup.write)
+            context.controlGroup?.remove()
             throw error
         }
+        // The child is in its groups (it moved itself before exec).
+        context.controlGroup?.closeProcsDescriptors()
         self.wakeup = wakeup
         self.context = context
         self.launchedAt = launchedAt
-        footprint = FootprintReader(pid: child.pid)
+        footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
+                                       controlGroup: context.controlGroup)
         exitHandler = onExit
     }
 
@@ -208,11 +223,14 @@ final class ProcessSupervisor: Sendable {
         return began
     }
 
-    /// Sends `signal` to the process group (grandchildren included), with a `kill` event.
+    /// Sends `signal` to the process group (grandchildren included), with a `kill` event; a
+    /// `SIGKILL` also goes to every other process in the extension's control group (one that
+    /// left the group with `setsid`).
     func signalGroup(_ signal: Int32) {
         guard exit == nil else { return }
         record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.groupLeader)))
         child.signalGroup(signal)
+        if signal == SIGKILL { context.controlGroup?.killEveryProcess(timeout: .zero) }
     }
 
     /// Waits until the process has been reaped, at most `timeout`.

@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where this host makes its extensions' control groups: for each cgroup v1 controller it
+/// needs (`memory`, `pids`), the directory `wallet-host/HOST-PID` under the host's own group in
+/// that hierarchy. Nesting under the host's own group keeps every limit above the host's
+/// (a container's, a CI job's) in force for its extensions.
+///
+/// Found and made on first use. Directories left by hosts that are gone (killed before they
+/// could remove them) are removed then; this host's own goes when it exits.
+struct ControlGroupHierarchy: Sendable {
+    /// The controllers, in the order of ``directories``.
+    static let controllers = ["memory", "pids"]
+    /// This host's directory in each controller's hierarchy.
+    let directories: [String]
+
+    var memoryDirectory: String { directories[0] }
+    var pidsDirectory: String { directories[1] }
+
+    /// The name of the directory under the host's own group that holds every host's directory.
+    static let containerName = "wallet-host"
+
+    private static let found = Mutex<Result<ControlGroupHierarchy, ControlGroupError>?>(nil)
+
+    /// This host's hierarchy, made on first use; the same failure every time when it cannot be.
+    static func shared() -> Result<ControlGroupHierarchy, ControlGroupError> {
+        found.withLock { found in
+            if let found { return found }
+            let result = Result { () throws(ControlGroupError) in try make() }
+            found = result
+            if case .success = result { atexit { ControlGroupHierarchy.removeOwnDirectories() } }
+            return result
+        }
+    }
+
+    private static func make() throws(ControlGroupError) -> ControlGroupHierarchy {
+        var directories: [String] = []
+        for controller in controllers {
+            let own = try ownGroup(controller: controller)
+            let container = own + "/" + containerName
+            try makeDirectory(container)
+            removeStaleHostDirectories(in: container)
+            let directory = container + "/\(getpid())"
+            try makeDirectory(directory)
+            directories.append(directory)
+        }
+        return ControlGroupHierarchy(directories: directories)
+    }
+
+    /// The directory of this process's own group in `controller`'s v1 hierarchy.
+    static func ownGroup(controller: String) throws(ControlGroupError) -> String {
+        guard let mountInfo = ProcessTree.readSmallFile("/proc/self/mountinfo", capacity: 65536),
+              let groups = ProcessTree.readSmallFile("/proc/self/cgroup") else {
+            throw ControlGroupError("cannot read /proc/self/mountinfo or /proc/self/cgroup")
+        }
+        // mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPEROPTIONS
+        let mount = mountInfo.split(separator: "\n").lazy.compactMap { line -> (root: String, point: String)? in
+            let halves = line.components(separatedBy: " - ")
+            guard halves.count == 2 else { return nil }
+            let before = halves[0].split(separator: " "), after = halves[1].split(separator: " ")
+            guard before.count >= 5, after.count >= 3, after[0] == "cgroup",
+                  after[2].split(separator: ",").contains(Substring(controller)) else { return nil }
+            return (unescape(before[3]), unescape(before[4]))
+        }.first
+        guard let mount else {
+            throw ControlGroupError("no cgroup v1 hierarchy with the \(controller) controller is mounted (/proc/self/mountinfo)")
+        }
+        // /proc/self/cgroup: ID:CONTROLLERS:PATH
+        let path = groups.split(separator: "\n").lazy.compactMap { line -> String? in
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[1].split(separator: ",").contains(Substring(controller)) else { return nil }
+            return String(fields[2])
+        }.first
+        guard let path, path == mount.root || path.hasPrefix(mount.root == "/" ? "/" : mount.root + "/") else {
+            throw ControlGroupError("this process's \(controller) group is not under \(mount.point) (/proc/self/cgroup)")
+        }
+        let relative = mount.root == "/" ? path : String(path.dropFirst(mount.root.count))
+        return relative == "/" ? mount.point : mount.point + relative
+    }
+
+    /// mountinfo escapes space, tab, newline and backslash as octal (`\040`).
+    private static func unescape(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var bytes: [UInt8] = []
+        var characters = Array(field.utf8)[...]
+        while let byte = characters.popFirst() {
+            if byte == UInt8(ascii: "\\"), characters.count >= 3,
+               let value = UInt8(String(decoding: characters.prefix(3), as: UTF8.self), radix: 8) {
+                bytes.append(value)
+                characters = characters.dropFirst(3)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func makeDirectory(_ path: String) throws(ControlGroupError) {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw ControlGroupError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Removes the directories of hosts that are no longer running, and the extensions' groups in
+    /// them (empty: their processes died with the host, or were killed by it).
+    private static func removeStaleHostDirectories(in container: String) {
+        guard let hosts = try? FileManager.default.contentsOfDirectory(atPath: container) else { return }
+        for host in hosts {
+            guard let pid = pid_t(host), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            removeTree(container + "/" + host)
+        }
+    }
+
+    /// Removes `directory` and the groups under it, deepest first (a group's files go with it).
+    static func removeTree(_ directory: String) {
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for child in children {
+            var status = stat()
+            let path = directory + "/" + child
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { removeTree(path) }
+        }
+        _ = rmdir(directory)
+    }
+
+    /// At exit: this host's directories, once its extensions' groups are gone.
+    private static func removeOwnDirectories() {
+        guard case .success(let hierarchy)? = found.withLock({ $0 }) else { return }
+        hierarchy.directories.forEach { _ = rmdir($0) }
+    }
+}
+
+/// Why control groups cannot be used, as a sentence naming the file or directory.
+struct ControlGroupError: Error, Sendable, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Whether this host gives its extensions control groups of their own, for diagnostics and tests.
+public enum ControlGroups {
+    private static let lastLaunchFailure = Mutex<String?>(nil)
+
+    /// This host's directories in the `memory` and `pids` hierarchies, under which each launch
+    /// gets its groups (made on first use); nil where control groups cannot be had.
+    public static var hostDirectories: [String]? {
+        try? ControlGroupHierarchy.shared().get().directories
+    }
+
+    /// Why extensions get no control groups: the hierarchy could not be found or made, or the last
+    /// launch's groups could not be; nil while they can.
+    public static var unavailableReason: String? {
+        switch ControlGroupHierarchy.shared() {
+        case .failure(let error): return error.description
+        case .success: return lastLaunchFailure.withLock { $0 }
+        }
+    }
+
+    static func noteLaunchFailure(_ error: ControlGroupError) {
+        lastLaunchFailure.withLock { $0 = error.description }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One extension launch's control groups (cgroup v1), `HOST/EXECUTABLE-N` in the `memory` and
+/// `pids` hierarchies (``ControlGroupHierarchy``): the spawned child moves itself into both
+/// before it runs anything, so every process it starts, every thread, and every page of shared
+/// memory and tmpfs it writes is counted there.
+///
+/// - `pids.max` is ``ProcessLimits/tasksPerExtension``: a fork bomb stops there, and other
+///   extensions, which run as the same user, are not affected.
+/// - `memory.limit_in_bytes` is the memory limit plus ``hardLimitHeadroomBytes``: a backstop for
+///   the kernel. The host's sampling (``ExtensionFootprint``) kills at exactly the limit; the
+///   group's usage also holds kernel memory and page cache, which a legitimate extension must not
+///   be killed for. When the kernel's OOM killer ends a process at the backstop, the host kills
+///   the rest and reports a memory death.
+final class ExtensionControlGroup: Sendable {
+    /// Above the memory limit, for what the group's usage counts and footprint does not: page
+    /// tables, kernel stacks (16 KB for each of up to 256 tasks), pipe buffers (up to 1 MB on
+    /// fd 4), slab; page cache is reclaimed before the kernel kills. Measured with the test
+    /// helper (Swift, Foundation): usage is its footprint plus about 0.4 MB of kernel memory,
+    /// plus up to 1.7 MB of page cache on a cold start.
+    static let hardLimitHeadroomBytes = 16 << 20
+
+    /// `HOST/EXECUTABLE-N` in each hierarchy.
+    let memoryPath: String
+    let pidsPath: String
+    /// `memory.limit_in_bytes`.
+    let hardLimitBytes: Int
+    /// The `cgroup.procs` files the child writes itself into (closed once it was spawned).
+    let procsDescriptors: [Int32]
+    /// `memory.stat` and `memory.oom_control`, kept open: a sample is one `pread` each.
+    private let memoryStat: Int32
+    private let oomControl: Int32
+    private let procsClosed = Atomic<Bool>(false)
+    private let descriptorsClosed = Atomic<Bool>(false)
+
+    private static let launches = Atomic<Int>(0)
+
+    /// Makes the groups for one launch of `executableName`, with its limits.
+    /// - Throws: ``ControlGroupError`` naming the file that could not be made or written.
+    init(executableName: String, memoryLimitBytes: Int, hierarchy: ControlGroupHierarchy) throws(ControlGroupError) {
+        let safeName = String(executableName.unicodeScalars.map { scalar -> Character in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-" ? Character(scalar) : "_"
+        }.prefix(64))
+        let name = "\(safeName)-\(Self.launches.wrappingAdd(1, ordering: .relaxed).newValue)"
+        memoryPath = hierarchy.memoryDirectory + "/" + name
+        pidsPath = hierarchy.pidsDirectory + "/" + name
+        hardLimitBytes = memoryLimitBytes + Self.hardLimitHeadroomBytes
+        var opened: [Int32] = []
+        do throws(ControlGroupError) {
+            for path in [memoryPath, pidsPath] where mkdir(path, 0o755) != 0 {
+                throw ControlGroupError("cannot create \(path): \(String(cString: strerror(errno)))")
+            }
+            try Self.write("\(hardLimitBytes)", to: memoryPath + "/memory.limit_in_bytes")
+            try Self.write("\(ProcessLimits.tasksPerExtension)", to: pidsPath + "/pids.max")
+            for path in [memoryPath + "/cgroup.procs", pidsPath + "/cgroup.procs", memoryPath + "/memory.stat",
+                         memoryPath + "/memory.oom_control"] {
+                let fd = open(path, (path.hasSuffix("cgroup.procs") ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+                guard fd >= 0 else { throw ControlGroupError("cannot open \(path): \(String(cString: strerror(errno)))") }
+                opened.append(fd)
+            }
+        } catch {
+            opened.forEach { _ = close($0) }
+            _ = rmdir(memoryPath)
+            _ = rmdir(pidsPath)
+            throw error
+        }
+        procsDescriptors = Array(opened[0..<2])
+        memoryStat = opened[2]
+        oomControl = opened[3]
+    }
+
+    deinit {
+        closeProcsDescriptors()
+        closeDescriptors()
+    }
+
+    /// The group for one launch, or nil where control groups cannot be had (``ControlGroups/unavailableReason`` says why).
+    static func make(executableName: String, memoryLimitBytes: Int, mode: ControlGroupMode) -> ExtensionControlGroup? {
+        guard mode == .auto, case .success(let hierarchy) = ControlGroupHierarchy.shared() else { return nil }
+        do {
+            return try ExtensionControlGroup(executableName: executableName, memoryLimitBytes: memoryLimitBytes,
+                                             hierarchy: hierarchy)
+        } catch {
+            ControlGroups.noteLaunchFailure(error)
+            return nil
+        }
+    }
+
+    private static func write(_ text: String, to path: String) throws(ControlGroupError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let written = fd < 0 ? -1 : text.withCString { Glibc.write(fd, $0, strlen($0)) }
+        let failure = errno
+        if fd >= 0 { close(fd) }
+        guard written == text.utf8.count else {
+            throw ControlGroupError("cannot write \(text) to \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+
+    /// Once the child has moved in: the host needs the `cgroup.procs` descriptors no more (idempotent).
+    func closeProcsDescriptors() {
+        guard !procsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        procsDescriptors.forEach { _ = close($0) }
+    }
+
+    private func closeDescriptors() {
+        guard !descriptorsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = close(memoryStat)
+        _ = close(oomControl)
+    }
+
+    // MARK: Reading
+
+    /// Resident anonymous and shared memory (`rss`, `shmem` of `memory.stat`: the group has no
+    /// children, so its `total_` lines say the same).
+    func residentAndShared() -> (resident: Int, shared: Int)? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> (Int, Int)? in
+            let count = pread(memoryStat, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return nil }
+            return Self.residentAndShared(in: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// The values of the `rss` and `shmem` lines, which come first in `memory.stat`.
+    static func residentAndShared(in text: UnsafeBufferPointer<UInt8>) -> (resident: Int, shared: Int)? {
+        var resident: Int?
+        var shared: Int?
+        var lineStart = 0
+        while lineStart < text.count, resident == nil || shared == nil {
+            var end = lineStart
+            while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+            let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
+            if let space = line.firstIndex(of: UInt8(ascii: " ")) {
+                let key = line[..<space]
+                var value = 0
+                for digit in line[(space + 1)...] where digit >= 48 && digit <= 57 { value = value * 10 + Int(digit - 48) }
+                if key.elementsEqual("rss".utf8) { resident = value }
+                if key.elementsEqual("shmem".utf8) { shared = value }
+            }
+            lineStart = end + 1
+        }
+        guard let resident else { return nil }
+        return (resident, shared ?? 0)
+    }
+
+    /// How many processes the kernel's OOM killer has ended in the group (`oom_kill` of
+    /// `memory.oom_control`).
+    func outOfMemoryKills() -> Int {
+        Self.fields(of: oomControl, capacity: 256)?["oom_kill"] ?? 0
+    }
+
+    /// The processes in the group now (the host's pids).
+    func processes() -> [pid_t] {
+        (ProcessTree.readSmallFile(pidsPath + "/cgroup.procs") ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// `KEY VALUE` lines of a control file read from its start.
+    private static func fields(of fd: Int32, capacity: Int) -> [Substring: Int]? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> [Substring: Int]? in
+            let count = pread(fd, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return nil }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+            var fields: [Substring: Int] = [:]
+            for line in text.split(separator: "\n") {
+                guard let space = line.firstIndex(of: " "), let value = Int(line[line.index(after: space)...]) else { continue }
+                fields[line[..<space]] = value
+            }
+            return fields
+        }
+    }
+
+    // MARK: Ending
+
+    /// Sends `SIGKILL` to every process in the group until none is left (a process may fork
+    /// while the others die; `pids.max` bounds how many there can be), at most `timeout`.
+    /// - Returns: whether the group is empty.
+    @discardableResult
+    func killEveryProcess(timeout: Duration = .seconds(2)) -> Bool {
+        let giveUp = ContinuousClock.now + timeout
+        while true {
+            let members = processes()
+            if members.isEmpty { return true }
+            members.forEach { _ = kill($0, SIGKILL) }
+            if ContinuousClock.now >= giveUp { return false }
+            usleep(1000)
+        }
+    }
+
+    /// Removes both groups once their processes are gone, retrying while the kernel finishes
+    /// their exits (at most `timeout`).
+    /// - Returns: whether both directories are gone.
+    @discardableResult
+    func remove(timeout: Duration = .seconds(2)) -> Bool {
+        closeProcsDescriptors()
+        closeDescriptors()
+        let giveUp = ContinuousClock.now + timeout
+        var remaining = [memoryPath, pidsPath]
+        while true {
+            remaining.removeAll { rmdir($0) == 0 || errno == ENOENT }
+            if remaining.isEmpty { return true }
+            if ContinuousClock.now >= giveUp { return false }
+            usleep(1000)
+        }
+    }
+}

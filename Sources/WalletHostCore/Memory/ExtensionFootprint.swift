@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The footprint of one extension, everything it runs counted (``MemoryUsage``): what the host
+/// samples and compares with the memory limit.
+///
+/// With a control group (``ExtensionControlGroup``) a sample reads its `memory.stat` (about
+/// 20 µs of the kernel's time). Without one it walks the extension's processes from `root` (the
+/// sandbox init, whose tree is the PID namespace, or the unsandboxed extension) and adds the
+/// sandbox's private `/tmp`. ``quickSample(maxAge:)``, taken at the end of every call, costs
+/// one `pread` of the extension's own `statm` and adds what the rest held at the last full sample.
+final class ExtensionFootprint: Sendable {
+    /// The last full sample: when, the total, and the extension's own part of it.
+    private struct FullSample {
+        var at: ContinuousClock.Instant
+        var total: Int
+        var own: Int
+    }
+
+    /// The extension's own process: its footprint reader stays open (one `pread` a sample).
+    let pid: pid_t
+    /// Where the process tree starts.
+    let root: pid_t
+    let controlGroup: ExtensionControlGroup?
+    private let ownFootprint: FootprintReader
+    /// The sandbox's private `/tmp` (its tmpfs's root, opened through `/proc/INIT/root`); -1 unsandboxed.
+    private let temporaryDirectory: Int32
+    private let lastFull = Mutex<FullSample?>(nil)
+
+    init(pid: pid_t, root: pid_t, sandboxed: Bool, controlGroup: ExtensionControlGroup?) {
+        self.pid = pid
+        self.root = root
+        self.controlGroup = controlGroup
+        ownFootprint = FootprintReader(pid: pid)
+        temporaryDirectory = sandboxed && controlGroup == nil
+            ? open("/proc/\(root)/root/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+    }
+
+    deinit {
+        if temporaryDirectory >= 0 { close(temporaryDirectory) }
+    }
+
+    /// The total now, in bytes; nil when nothing of the extension is left to count.
+    func sample() -> Int? {
+        let own = ownFootprint.sample()
+        let total: Int?
+        if let controlGroup {
+            total = controlGroup.residentAndShared().map { $0.resident + $0.shared }
+        } else if let own {
+            let others = ProcessTree.members(root: root).filter { $0 != pid }
+            total = others.reduce(own) { $0 + (FootprintReader.footprintBytes(of: $1) ?? 0) } + temporaryBytes()
+        } else {
+            total = nil
+        }
+        if let total { lastFull.withLock { $0 = FullSample(at: .now, total: total, own: own ?? 0) } }
+        return total
+    }
+
+    /// The total, cheaply: the extension's own footprint now plus what everything else held at
+    /// the last full sample, when that is at most `maxAge` old; else a full ``sample()``.
+    func quickSample(maxAge: Duration) -> Int? {
+        guard let last = lastFull.withLock({ $0 }), ContinuousClock.now - last.at <= maxAge,
+              let own = ownFootprint.sample() else { return sample() }
+        return own + max(0, last.total - last.own)
+    }
+
+    /// What the total is made of now: every process and its footprint, and shared memory.
+    func usage() -> MemoryUsage {
+        let members = controlGroup?.processes() ?? ProcessTree.members(root: root)
+        let processes = members.compactMap { member -> MemoryUsage.Process? in
+            guard let bytes = FootprintReader.footprintBytes(of: member) else { return nil }
+            return MemoryUsage.Process(name: ProcessTree.name(of: member), pid: member, footprintBytes: bytes)
+        }
+        if let controlGroup, let counted = controlGroup.residentAndShared() {
+            return MemoryUsage(totalBytes: counted.resident + counted.shared, processes: processes,
+                               sharedBytes: counted.shared, accounting: .controlGroup)
+        }
+        let shared = temporaryBytes()
+        return MemoryUsage(totalBytes: processes.reduce(shared) { $0 + $1.footprintBytes }, processes: processes,
+                           sharedBytes: shared, accounting: .processes)
+    }
+
+    /// What the files in the sandbox's private `/tmp` hold (tmpfs pages are memory).
+    private func temporaryBytes() -> Int {
+        guard temporaryDirectory >= 0 else { return 0 }
+        var status = statvfs()
+        guard fstatvfs(temporaryDirectory, &status) == 0 else { return 0 }
+        return Int(status.f_blocks - status.f_bfree) * Int(status.f_frsize)
+    }
+}
