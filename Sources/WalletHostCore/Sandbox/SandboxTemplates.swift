@@ -26,6 +26,8 @@ enum SandboxTemplates {
 
     private struct Cache {
         var entries: [String: Entry] = [:]
+        /// Plans launched once without a template: the second launch builds one.
+        var launchedOnce: Set<String> = []
         var uses: UInt64 = 0
     }
 
@@ -36,7 +38,8 @@ enum SandboxTemplates {
 
     /// The template descriptor for `plan`, built with `config` (whose `template_fd` is -1) when
     /// there is none yet or what it shows changed; -1 when the plan takes none (a host that is
-    /// not root) or it cannot be built.
+    /// not root), it cannot be built, or this is the plan's first launch in this process (a
+    /// one-shot command launches once: building a template to copy it once costs more).
     static func descriptor(for plan: SandboxPlan, config: UnsafePointer<wh_sandbox_config>) -> Int32 {
         guard plan.runAs != nil, plan.reusesRoot else { return -1 }
         let key = Self.key(plan)
@@ -50,6 +53,8 @@ enum SandboxTemplates {
                 }
                 close(entry.descriptor)
                 cache.entries[key] = nil
+            } else if cache.launchedOnce.insert(key).inserted {
+                return -1
             }
             var descriptor: Int32 = -1
             var error: Int32 = 0
