@@ -15,25 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-
 // A sandbox's file system costs a launch most of its time (a root built from nothing: two
 // pivots, a bind per system path, /dev, a detach). For a root host the same root serves every
 // launch of one extension: it is built once into a mount namespace kept by a descriptor (the
