@@ -87,12 +87,25 @@ struct TeamEntitlementTests {
 
         let sameTeam = try TemporaryDirectory()
         defer { sameTeam.remove() }
-        try AppFixture.named("Bank").write(in: sameTeam.url)
+        var bank = AppFixture.named("Bank")
         var sibling = AppFixture.named("Sibling")
-        sibling.entitlements?["application-identifier"] = "com.example.bank.Sibling"
-        sibling.entitlements?[Self.teamKey] = "com.example.bank"
-        for index in sibling.extensions.indices { sibling.extensions[index].entitlements?[Self.teamKey] = "com.example.bank" }
+        for index in bank.extensions.indices { bank.extensions[index].entitlements?[Self.teamKey] = "BANKTEAM01" }
+        for index in sibling.extensions.indices { sibling.extensions[index].entitlements?[Self.teamKey] = "BANKTEAM01" }
+        bank.entitlements?[Self.teamKey] = "BANKTEAM01"
+        sibling.entitlements?[Self.teamKey] = "BANKTEAM01"
+        try bank.write(in: sameTeam.url)
         try sibling.write(in: sameTeam.url)
         #expect(!BundleLoader().validate(paths: [sameTeam.url]).findings.contains { $0.key == ValidationFinding.Key.applicationGroups })
+    }
+
+    @Test("only a Team ID declares a team: an unsigned app's team (its bundle identifier) cannot be claimed by an entitlement")
+    func unsignedTeamCannotBeClaimed() {
+        let claiming = BundleEntitlements(url: nil, values: [Self.teamKey: .string("com.example.bank"),
+                                                             "application-identifier": .string("com.example.bank.Evil")])
+        #expect(claiming.team(unsignedTeam: "com.example.evil") == "com.example.evil")
+        #expect(BundleEntitlements.isTeamIdentifier("ABCDE12345"))
+        #expect(!BundleEntitlements.isTeamIdentifier("abcde12345"))
+        #expect(!BundleEntitlements.isTeamIdentifier("com.example.bank"))
+        #expect(!BundleEntitlements.isTeamIdentifier("ABCDE1234"))
     }
 }

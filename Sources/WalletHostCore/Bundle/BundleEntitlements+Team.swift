@@ -6,18 +6,26 @@ extension ValidationFinding.Key {
 }
 
 extension BundleEntitlements {
-    /// `com.apple.developer.team-identifier`, nil when absent or empty.
+    /// `com.apple.developer.team-identifier`, nil when absent or not a Team ID (``isTeamIdentifier(_:)``).
     public var teamIdentifier: String? {
-        guard let team = values[ValidationFinding.Key.teamIdentifier]?.stringValue, !team.isEmpty else { return nil }
+        guard let team = values[ValidationFinding.Key.teamIdentifier]?.stringValue, Self.isTeamIdentifier(team) else { return nil }
         return team
     }
 
     /// The team prefix of `application-identifier` (`ABCDE12345` of `ABCDE12345.com.example.issuer`),
-    /// nil when there is none or it has no dot.
+    /// nil when there is none or it is not a Team ID.
     public var applicationIdentifierPrefix: String? {
         guard let identifier = values[ValidationFinding.Key.applicationIdentifier]?.stringValue,
-              let dot = identifier.firstIndex(of: "."), dot != identifier.startIndex else { return nil }
+              let dot = identifier.firstIndex(of: "."), Self.isTeamIdentifier(String(identifier[..<dot])) else { return nil }
         return String(identifier[..<dot])
+    }
+
+    /// Whether `text` has the shape of an Apple Team ID: ten uppercase letters and digits. Only
+    /// such a value declares a team: an unsigned bundle's team is a bundle identifier (dotted,
+    /// lowercase), which no entitlement can therefore claim.
+    public static func isTeamIdentifier(_ text: String) -> Bool {
+        text.utf8.count == 10 && text.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The team a bundle with these entitlements belongs to, which owns its App Groups and
