@@ -22,6 +22,11 @@ enum HostOptions {
         .valued("sandbox", "auto|required|off", help: """
             Run each extension in a sandbox: its own PID namespace (nothing it starts outlives it),             a private file system showing only its bundle (read-only), its App Group containers             and a private /tmp, and as an unprivileged user when the host is root. auto (default)             runs unsandboxed with a warning where the kernel refuses namespaces; required fails there.
             """),
+        .valued("control-groups", "auto|off", help: """
+            Give each extension launch cgroup v1 memory and pids groups (auto, the default, where \
+            the host is root and they are mounted), or never (off): the host then counts the \
+            extension's processes one by one and bounds its tasks with RLIMIT_NPROC.
+            """),
         .valued("container-quota", "SIZE", help: """
             What one extension may keep in its App Group containers together, e.g. 256MB or 2GiB \
             (default 1GiB); past it the extension is stopped, and no single file may grow larger. \
@@ -49,6 +54,12 @@ enum HostOptions {
         }
         if let grace = try duration(parsed, "hang-grace", example: "500ms or 2s") {
             configuration.hangGrace = grace
+        }
+        if let text = parsed.value("control-groups") {
+            guard let mode = ControlGroupMode(rawValue: text) else {
+                throw UsageError("--control-groups expects auto or off, not \"\(text)\"")
+            }
+            configuration.controlGroups = mode
         }
         if let text = parsed.value("container-quota") {
             if text == "none" {

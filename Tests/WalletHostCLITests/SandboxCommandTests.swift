@@ -78,6 +78,14 @@ struct SandboxCommandTests {
         #expect(try Self.call(["--container-quota", "2GiB"]).status == 0)
     }
 
+    @Test("--control-groups takes auto or off, and names anything else")
+    func controlGroupValues() throws {
+        let run = try Self.call(["--control-groups", "sometimes"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains(#"--control-groups expects auto or off, not "sometimes""#), "\(run.standardError)")
+        #expect(try Self.call(["--control-groups", "off"]).status == 0)
+    }
+
     @Test("where the kernel refuses namespaces, auto runs unsandboxed with one warning and says so in the report",
           .enabled(if: canRefuse, "needs unshare and user namespaces"))
     func autoFallsBackWithOneWarning() throws {
