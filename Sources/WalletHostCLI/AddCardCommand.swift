@@ -40,7 +40,7 @@ struct AddCardCommand {
                       """),
                   .valued("user-agent", "FILE", help: """
                       Answer the UI extension from a script (JSON: answers, biometric, select, device, \
-                      issuer; see the README). Excludes --interactive.
+                      issuer; see docs/CLI.md). Excludes --interactive.
                       """),
                   .flag("interactive", help: "Ask at the terminal: passwords without echo, Face ID as [m]atch / [n]o match."),
                   .valued("select", "all|ID,...", help: """
