@@ -88,7 +88,8 @@ struct MachOExecutableTests {
         // A universal header names each slice's extent: a cut into a slice is an error, and only a
         // cut into the padding after the last one reads, the same slices as the whole file.
         let lastEntry = 8 + 20  // the second of the header's 20-byte entries: offset at 8, size at 12
-        let end = Int(try #require(data.bigEndianUInt32(at: lastEntry + 8))) + Int(try #require(data.bigEndianUInt32(at: lastEntry + 12)))
+        let end = Int(try #require(data.bigEndianUInt32(at: lastEntry + 8)))
+            + Int(try #require(data.bigEndianUInt32(at: lastEntry + 12)))
         for length in stride(from: 0, to: data.count, by: 97) {
             let reading = try? MachOExecutable(data: data.prefix(length)).slices
             #expect((reading != nil) == (length >= end), "cut to \(length) of \(data.count) bytes, the last slice ending at \(end)")
