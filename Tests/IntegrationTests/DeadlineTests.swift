@@ -17,10 +17,7 @@ struct DeadlineTests {
         try ExampleBundles.setMode("slow-status 150", appex: appex)
 
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("a 150 ms status must miss the 100 ms deadline")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "a 150 ms status must miss the 100 ms deadline")
         #expect(error.kind == .deadlineExceeded)
         #expect(error.message.contains("100 ms"))
         #expect(error.message.contains("Wallet would not list the app"))
@@ -48,10 +45,7 @@ struct DeadlineTests {
         let appex = try ExampleBundles.testHelper(mode: "slow-launch 200")
         let (runner, _, _) = try ExampleBundles.runner(appex: appex, configure: Self.walletStatus)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("a 200 ms launch must miss the 100 ms status deadline")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "a 200 ms launch must miss the 100 ms status deadline")
         #expect(error.kind == .deadlineExceeded)
         #expect(error.message.contains("launch"))
         #expect(outcome.launchedProcess)

@@ -76,10 +76,8 @@ struct FailureDiagnosticsTests {
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         let error = try #require(outcome.result.failureValue)
         #expect(error.kind == .extensionTerminated)
-        guard case .signaled? = error.diagnostics.termination else {
-            Issue.record("expected a signal, got \(String(describing: error.diagnostics.termination))")
-            return
-        }
+        #expect(error.diagnostics.termination?.signalName != nil,
+                "expected a signal, got \(String(describing: error.diagnostics.termination))")
         #expect(error.diagnostics.stderrTail.contains { $0.contains("crash-fatal mode") }, "\(error.diagnostics) \(error.message)")
         #expect(error.message.contains("was killed by"))
         // The handshake had finished before the crash: the report has a launch time.
@@ -112,15 +110,9 @@ struct FailureDiagnosticsTests {
         #expect(run.status == 1)
         let data = Data(run.standardOutput.utf8)
         let report = try JSONDecoder().decode(JSONValue.self, from: data)
-        guard case .object(let diagnostics)? = report["diagnostics"] else {
-            Issue.record("no diagnostics in \(String(decoding: data, as: UTF8.self))")
-            return
-        }
+        let diagnostics = try #require(report["diagnostics"], "no diagnostics in \(String(decoding: data, as: UTF8.self))")
         #expect(diagnostics["signal"] != nil)
-        guard case .array(let stderr)? = diagnostics["stderrTail"] else {
-            Issue.record("no stderrTail")
-            return
-        }
+        let stderr = try #require(diagnostics["stderrTail"].flatMap(\.arrayElements), "no stderrTail array in \(diagnostics)")
         #expect(stderr.contains { if case .string(let line) = $0 { line.contains("crash-fatal mode") } else { false } })
     }
 }
@@ -136,6 +128,14 @@ extension FailureDiagnosticsTests {
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("did not complete within its 2 s deadline"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("the host declared it hung and stopped it"), "\(run.standardOutput)")
+    }
+}
+
+extension JSONValue {
+    /// The elements of an array; nil for any other value.
+    var arrayElements: [JSONValue]? {
+        guard case .array(let elements) = self else { return nil }
+        return elements
     }
 }
 

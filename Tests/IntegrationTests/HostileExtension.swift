@@ -103,3 +103,12 @@ struct HostileExtension {
         root.remove()
     }
 }
+
+extension HostEvent {
+    /// A spawn event's payload; nil for every other kind, so that a test reading it fails on the
+    /// wrong kind instead of skipping its assertions.
+    var spawn: HostEvent.Spawn? {
+        guard case .spawn(let spawn) = payload else { return nil }
+        return spawn
+    }
+}

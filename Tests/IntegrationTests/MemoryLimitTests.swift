@@ -25,10 +25,7 @@ struct MemoryLimitTests {
         let appex = try ExampleBundles.testHelper(mode: mode)
         let (runner, events, _) = try ExampleBundles.runner(appex: appex) { $0.deadlineOverrides["status"] = .seconds(5) }
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("70 MB must not fit under 55 MB")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "70 MB must not fit under 55 MB")
         #expect(error.kind == .memoryLimitExceeded)
         let pid = try #require(outcome.pid)
         #expect(error.message.contains("EXC_RESOURCE -> TestHelperExt[\(pid)] exceeded mem limit: ActiveHard 55 MB (fatal)"))
@@ -51,10 +48,7 @@ struct MemoryLimitTests {
             $0.deadlineOverrides["status"] = .seconds(5)
         }
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("30 MB must not fit under 20 MB")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "30 MB must not fit under 20 MB")
         #expect(error.kind == .memoryLimitExceeded)
         #expect(error.message.contains("ActiveHard 20 MB"))
         await runner.stop()

@@ -29,10 +29,7 @@ struct ProcessLifecycleTests {
         let appex = try ExampleBundles.testHelper(mode: mode)
         let (runner, _, _) = try ExampleBundles.runner(appex: appex)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self) 
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("\(mode) must fail the call")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "\(mode) must fail the call")
         #expect(error.kind == .extensionTerminated)
         #expect(error.message.contains("during status"))
         if !signalName.isEmpty { #expect(error.message.contains(signalName)) }
@@ -59,10 +56,7 @@ struct ProcessLifecycleTests {
             $0.deadlineOverrides["status"] = .seconds(10)
         }
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("a 17 MiB line must fail the call in flight")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "a 17 MiB line must fail the call in flight")
         #expect(error.kind == .protocolViolation)
         #expect(error.message.contains("sent a line of 17825792 bytes, over the 16777216-byte limit"))
         #expect(events.events.contains { $0.kind == .protocolError })
@@ -76,10 +70,7 @@ struct ProcessLifecycleTests {
     func wrongShape() async throws {
         let (runner, _, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "wrong-shape"))
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("a wrong-shaped status must fail")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "a wrong-shaped status must fail")
         #expect(error.kind == .protocolViolation)
         #expect(error.message.contains("passEntriesAvailable"))
         await runner.stop()
@@ -101,10 +92,7 @@ struct ProcessLifecycleTests {
             $0.deadlineOverrides["status"] = .seconds(10)
         }
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("the extension exits without answering")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "the extension exits without answering")
         #expect(error.kind == .extensionTerminated)
         #expect(outcome.totalMilliseconds < 5_000, "reaping must not wait for pipe EOF")
         await runner.stop()
@@ -129,10 +117,7 @@ struct ProcessLifecycleTests {
         try Data("not a program".utf8).write(to: executable)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        guard case .failure(let error) = outcome.result else {
-            Issue.record("a non-program must not launch")
-            return
-        }
+        let error = try #require(outcome.result.failureValue, "a non-program must not launch")
         #expect(error.kind == .launchFailed)
         #expect(error.message.contains(executable.path))
         #expect(error.message.contains("execve"))
@@ -165,16 +150,32 @@ struct ProcessLifecycleTests {
             #expect((try? outcome.result.get()) != nil)
             await runner.stop()
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // The last children are reaped and their descriptors closed just after stop returns: give
+        // that up to 5 s, then look. A zombie or a leak per spawn never goes, and fails below.
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < giveUp, try !zombieChildren().isEmpty || openDescriptorCount() - descriptorsBefore >= 20 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(try zombieChildren().isEmpty)
         let descriptorsAfter = try openDescriptorCount()
         // Other suites run alongside and hold a few descriptors of their own; a leak per spawn
         // would show as hundreds.
         #expect(descriptorsAfter - descriptorsBefore < 20, "descriptors before \(descriptorsBefore), after \(descriptorsAfter)")
+        // A root host keeps a sandbox root template per plan (each runner here has its own state
+        // directory, so its own plan), one mount namespace descriptor each, 64 at most.
+        #expect(try descriptorTargets().filter { $0.hasPrefix("mnt:") }.count <= 64)
     }
 
+    /// Open descriptors, but for the sandbox templates' mount namespaces (counted on their own).
     private func openDescriptorCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        try descriptorTargets().filter { !$0.hasPrefix("mnt:") }.count
+    }
+
+    /// What each descriptor of this process refers to (`pipe:[N]`, `mnt:[N]`, a path, ...).
+    private func descriptorTargets() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").map { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? ""
+        }
     }
 
     /// Children of this process in state Z.

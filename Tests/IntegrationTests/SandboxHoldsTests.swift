@@ -50,17 +50,12 @@ struct SandboxHoldsTests {
         // The next launch, by a host that starts afresh (as the next `wallet-host call` does) and
         // by the same runner: both refuse.
         let (freshRunner, freshEvents) = hostile.runner(sandbox: mode)
-        guard case .failure(let freshError) = await freshRunner.prewarm() else {
-            Issue.record("a fresh host launched the extension with the planted link")
-            return
-        }
+        let freshError = try #require(await freshRunner.prewarm().failureValue,
+                                      "a fresh host launched the extension with the planted link")
         #expect(freshError.message.contains("is a symbolic link"), "\(freshError.message)")
         #expect(freshEvents.events(.spawn).isEmpty)
         let second = await runner.prewarm()
-        guard case .failure(let error) = second else {
-            Issue.record("the launch after the planted link did not fail")
-            return
-        }
+        let error = try #require(second.failureValue, "the launch after the planted link did not fail")
         let link = hostile.ownContainer.appendingPathComponent("Library/Preferences").path
         #expect(error.message.contains("\(link) is a symbolic link"), "\(error.message)")
         let failure = try #require(events.events(.spawnFailed).last)
@@ -125,14 +120,12 @@ struct SandboxHoldsTests {
         _ = await starved.prewarm()
         // Whatever happened to it, it never ran unsandboxed.
         for event in starvedEvents.events(.spawn) {
-            guard case .spawn(let spawn) = event.payload else { continue }
-            #expect(spawn.sandboxed == true, "\(event.message)")
+            #expect(event.spawn?.sandboxed == true, "\(event.message)")
         }
         let (runner, events) = hostile.runner(sandbox: .auto)
         _ = await runner.prewarm()
         let spawn = try #require(events.events(.spawn).first)
-        guard case .spawn(let payload) = spawn.payload else { return }
-        #expect(payload.sandboxed == true, "\(spawn.message)")
+        #expect(spawn.spawn?.sandboxed == true, "\(spawn.message)")
         #expect(SandboxStatus.refusal == nil)
     }
 

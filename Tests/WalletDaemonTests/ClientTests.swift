@@ -112,7 +112,7 @@ struct ClientTests {
         try client.send(DaemonLine.request(id: .integer(7), method: "extension.call",
                                            params: JSONValue.object(["appex": .string(appex.path), "method": .string("status"),
                                                                      "deadlineMs": .double(5000)])))
-        try await Task.sleep(for: .milliseconds(100))
+        try await daemon.waitForCallInFlight("status")
         daemon.signal(SIGTERM)
         let answer = try #require(try client.readMessage())
         #expect(answer.id == .integer(7))
@@ -126,9 +126,10 @@ struct ClientTests {
         #expect(exit.contains("\"code\":0") || exit.contains("exited(0)") || exit.contains("\"exitCode\":0"), "\(exit)")
     }
 
-    @Test func socketActivationServesOnTheInheritedListener() async throws {
+    /// systemd's part is played by the system's python3 (scripts/install-dependencies installs it).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3 to pass the socket"))
+    func socketActivationServesOnTheInheritedListener() async throws {
         let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else { return }
         let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-state")
         let apps = try TemporaryDirectory(prefix: "wallet-host-apps").url
         let socketPath = TemporaryDirectory.uniqueURL(prefix: "wallet-host-activated").path

@@ -78,6 +78,21 @@ final class DaemonProcess: @unchecked Sendable {
         try await processes().first { $0.bundleIdentifier == bundleIdentifier }
     }
 
+    /// Waits until the daemon's event log (`logs/events.jsonl` in its state directory) shows a
+    /// `call` event for `method`: from then on the call is in flight, for the host books a call
+    /// before it logs it, and logs it before it writes it to the extension.
+    func waitForCallInFlight(_ method: String, timeout: Duration = .seconds(5),
+                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let log = state.appendingPathComponent("logs/events.jsonl")
+        try await eventually("a \(method) call in the event log", timeout: timeout, sourceLocation: sourceLocation) {
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            return lines.contains { line in
+                let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return event?["kind"] as? String == "call" && event?["method"] as? String == method
+            }
+        }
+    }
+
     func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }

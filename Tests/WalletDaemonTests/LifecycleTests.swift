@@ -69,12 +69,13 @@ struct LifecycleTests {
         }
     }
 
-    @Test func aClientOfAnotherUserIsRefused() async throws {
-        // As root, a client of another uid is run with setpriv; the system's python3 is the client
-        // (a pyenv shim under /root cannot be run by nobody).
+    /// As root, a client of another uid is run with setpriv; the system's python3 is the client
+    /// (a pyenv shim under /root cannot be run by nobody).
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+                   "needs root, /usr/bin/setpriv and /usr/bin/python3 to run a client as another user"))
+    func aClientOfAnotherUserIsRefused() async throws {
         let python = "/usr/bin/python3"
-        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-              FileManager.default.isExecutableFile(atPath: python) else { return }
         let daemon = try await DaemonProcess().waitUntilServing()
         // Mode 0600 already keeps other users out; open it up to reach the SO_PEERCRED check behind it.
         chmod(daemon.socketPath, 0o666)

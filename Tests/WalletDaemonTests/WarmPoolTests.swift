@@ -27,7 +27,9 @@ struct WarmPoolTests {
         try await eventually("crash-looping after 3 crashes") {
             try await daemon.process(Self.helper)?.state == "crash-looping"
         }
-        // Left stopped: no relaunch comes.
+        // Left stopped: no relaunch comes. Without the crash loop the policy would have relaunched
+        // it after 400 ms (100, 200, then 400 ms after the third crash); 600 ms covers that delay
+        // and the launch, so a relaunch that ignored the loop would show in the listing below.
         try await Task.sleep(for: .milliseconds(600))
         let looping = try #require(try await daemon.process(Self.helper))
         #expect(looping.state == "crash-looping")
@@ -89,7 +91,7 @@ struct WarmPoolTests {
             try await daemon.call("extension.call", .object(["appex": .string(appex.path), "method": .string("status"),
                                                              "deadlineMs": .double(5000)]))
         }
-        try await Task.sleep(for: .milliseconds(150))
+        try await daemon.waitForCallInFlight("status")
         let executable = appex.appendingPathComponent("TestHelperExt")
         let rebuilt = appex.appendingPathComponent(".new")
         try FileManager.default.copyItem(at: executable, to: rebuilt)

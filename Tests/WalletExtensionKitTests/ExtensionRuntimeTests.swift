@@ -90,6 +90,8 @@ struct ExtensionRuntimeTests {
         let harness = RuntimeHarness()
         harness.initialize(principalClass: "WalletExtensionKitTests.DoubleCompletingHandler")
         _ = await harness.call("status", id: 2)
+        // The handler calls its completion twice in a row on one thread, and the first answer is
+        // here: a second would be written microseconds later, so 50 ms gives it ample time to show.
         try await Task.sleep(for: .milliseconds(50))
         let answers = harness.output.messages.filter { $0["id"] == .integer(2) }
         #expect(answers.count == 1)
@@ -103,11 +105,14 @@ struct ExtensionRuntimeTests {
         // The blocked call holds its own thread only: other calls and the cancel still go through.
         #expect(await harness.call("passEntries", id: 3)?["result"]?["entries"] == .array([]))
         harness.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+        // The reader handles a cancel as it reads it and would write an answer to it at once; the
+        // reader is idle (passEntries was answered), so 50 ms is ample for an answer that must not come.
         try await Task.sleep(for: .milliseconds(50))
         #expect(harness.output.messages.filter { $0["id"] == .integer(2) }.isEmpty, "a cancel alone sends nothing")
         BlockingHandler.release.signal()
         let late = try #require(await harness.output.messages(id: .integer(2)).first)
         #expect(late["result"] != nil, "the late completion goes to the host, which logs how late it was")
+        // A repeat would come from the same completion, written right after the first: 50 ms is ample.
         try await Task.sleep(for: .milliseconds(50))
         #expect(harness.output.messages.filter { $0["id"] == .integer(2) }.count == 1)
     }

@@ -95,6 +95,8 @@ struct HostInputReaderTests {
         }
         #expect(await harness.output.messages(id: .integer(9)).first?["result"] != nil)
         harness.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+        // The reader handles a cancel as it reads it and would write an answer to it at once; with
+        // every other call answered it is idle, so 20 ms is ample for an answer that must not come.
         try await Task.sleep(for: .milliseconds(20))
         #expect(harness.output.messages.filter { $0["id"] == .integer(2) }.isEmpty)
         PipeBlockingHandler.release.signal()

@@ -72,13 +72,11 @@ struct StateFileErrorTests {
         #expect(list.standardError == "wallet-host: cannot read the pass library \(passes.path): a part of its path is not a directory\n")
     }
 
-    @Test("passes.json with mode 000 is 'permission denied' for a user who cannot read it; its passes stay")
+    @Test("passes.json with mode 000 is 'permission denied' for a user who cannot read it; its passes stay",
+          .enabled(if: RunAsNobody.isPossible, RunAsNobody.impossible))
     func passesUnreadable() throws {
         // Root reads a mode 000 file: run wallet-host as nobody then, on a directory nobody owns.
-        let launcher = geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        try #require(launcher.isEmpty || FileManager.default.isExecutableFile(atPath: launcher[0]), "setpriv is needed as root")
-        // A clone under a directory nobody may enter cannot run its wallet-host as nobody: nothing to test then.
-        guard launcher.isEmpty || Self.canRun(BuildProducts.walletHost.path, with: launcher) else { return }
+        let launcher = RunAsNobody.launcher
         defer { try? FileManager.default.removeItem(at: state) }
         #expect(try WalletHostCommand.run(["passes", "add", "ACCT-0", "--state", state.path]).status == 0)
         let before = try Data(contentsOf: passes)
@@ -103,16 +101,5 @@ struct StateFileErrorTests {
         let run = try WalletHostCommand.run(["passes", "add", "ACCT-1", "--state", state.path])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
-    }
-
-    /// Whether `launcher` (a setpriv line) can execute `path`: every directory above it must be
-    /// searchable by that user.
-    private static func canRun(_ path: String, with launcher: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launcher[0])
-        process.arguments = Array(launcher.dropFirst()) + ["/usr/bin/test", "-x", path]
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

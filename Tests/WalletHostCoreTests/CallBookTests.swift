@@ -19,14 +19,11 @@ struct CallBookTests {
     }
 
     @Test("before the handshake gated calls queue in order; ungated ones are sent at once")
-    func gateQueuesUntilOpen() {
+    func gateQueuesUntilOpen() throws {
         var book = Book()
-        guard case .queued(let first) = admit(&book, "status", waiter: "a"),
-              case .queued(let second) = admit(&book, "passEntries", waiter: "b"),
-              case .send(let initialize, let initializeLine) = admit(&book, "initialize", waiter: "i", gated: false) else {
-            Issue.record("expected two queued calls and one sent")
-            return
-        }
+        let first = try #require(admit(&book, "status", waiter: "a").queuedID)
+        let second = try #require(admit(&book, "passEntries", waiter: "b").queuedID)
+        let (initialize, initializeLine) = try #require(admit(&book, "initialize", waiter: "i", gated: false).sent)
         #expect(initializeLine == line(initialize))
         #expect(Set([first, second, initialize]).count == 3)
         #expect(book.pending[first]?.sentAt == nil)
@@ -48,36 +45,22 @@ struct CallBookTests {
         #expect(opened.send.count == 1)
         #expect(opened.refused.map(\.call.waiter) == ["b"])
         #expect(book.pending.count == 1)
-        guard case .notImplemented = admit(&book, "remotePassEntries", waiter: "c") else {
-            Issue.record("an unlisted method must be refused after the handshake")
-            return
-        }
+        #expect(admit(&book, "remotePassEntries", waiter: "c").isNotImplemented,
+                "an unlisted method must be refused after the handshake")
         // Opening twice changes nothing.
         #expect(book.openGate(implemented: ["remotePassEntries"], now: start).send.isEmpty)
     }
 
     @Test("a response resolves its call once; a second is a double completion; an unknown id is reported as such")
-    func responsesResolveOnce() {
+    func responsesResolveOnce() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let id, _) = admit(&book, "status", waiter: "a") else {
-            Issue.record("expected the call to be sent")
-            return
-        }
-        guard case .live(let call) = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("the first response must resolve the call")
-            return
-        }
+        let id = try #require(admit(&book, "status", waiter: "a").sent?.id)
+        let call = try #require(book.resolve(id, cancelAcknowledgement: false).liveCall, "the first response must resolve the call")
         #expect(call.waiter == "a")
         #expect(!book.hasCallsInFlight)
-        guard case .double = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("a second response must be a double completion")
-            return
-        }
-        guard case .unknown = book.resolve(.number(999), cancelAcknowledgement: false) else {
-            Issue.record("an id never sent must be unknown")
-            return
-        }
+        #expect(book.resolve(id, cancelAcknowledgement: false).isDouble, "a second response must be a double completion")
+        #expect(book.resolve(.number(999), cancelAcknowledgement: false).isUnknown, "an id never sent must be unknown")
     }
 
     @Test("ids are never reused, even when encoding a request fails")
@@ -85,21 +68,21 @@ struct CallBookTests {
         struct EncodeFailure: Error {}
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let first, _) = admit(&book, "status", waiter: "a") else { throw EncodeFailure() }
+        let first = try #require(admit(&book, "status", waiter: "a").sent?.id)
         #expect(throws: EncodeFailure.self) {
             _ = try book.admit(method: "status", askedAt: start, deadline: nil, gated: true, stderrMark: 0, waiter: "x",
                                now: start) { _ in throw EncodeFailure() }
         }
-        guard case .send(let second, _) = admit(&book, "status", waiter: "b") else { throw EncodeFailure() }
+        let second = try #require(admit(&book, "status", waiter: "b").sent?.id)
         #expect(first != second)
         #expect(book.pending.count == 2)
     }
 
     @Test("at its deadline a sent call is missed and cancelled; its late answer is recognised and dropped")
-    func deadlineThenLateCompletion() {
+    func deadlineThenLateCompletion() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let id, _) = admit(&book, "status", waiter: "a") else { return }
+        let id = try #require(admit(&book, "status", waiter: "a").sent?.id)
         #expect(book.nextTimer == start + .milliseconds(100))
         #expect(book.expire(now: start + .milliseconds(99), hangGrace: .seconds(1)).missed.isEmpty)
 
@@ -110,23 +93,18 @@ struct CallBookTests {
         #expect(!book.hasCallsInFlight)
         #expect(book.nextTimer == start + .milliseconds(1100))
 
-        guard case .late(let expired, let acknowledgement) = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("a response after the deadline must be late")
-            return
-        }
+        let (expired, acknowledgement) = try #require(book.resolve(id, cancelAcknowledgement: false).late,
+                                                      "a response after the deadline must be late")
         #expect(expired.method == "status")
         #expect(!acknowledgement)
         #expect(book.nextTimer == nil)
-        guard case .double = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("a second late response is a double completion")
-            return
-        }
+        #expect(book.resolve(id, cancelAcknowledgement: false).isDouble, "a second late response is a double completion")
     }
 
     @Test("a call whose deadline passes during the handshake is missed but never sent or cancelled")
-    func deadlineBeforeSend() {
+    func deadlineBeforeSend() throws {
         var book = Book()
-        guard case .queued(let id) = admit(&book, "status", waiter: "a") else { return }
+        let id = try #require(admit(&book, "status", waiter: "a").queuedID)
         let expiry = book.expire(now: start + .milliseconds(150), hangGrace: .seconds(1))
         #expect(expiry.missed.map(\.id) == [id])
         #expect(expiry.missed.first?.call.sentAt == nil)
@@ -137,17 +115,15 @@ struct CallBookTests {
     }
 
     @Test("silence past the hang grace is a hang; an acknowledged cancel is not")
-    func hangTracking() {
+    func hangTracking() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status", "passEntries"], now: start)
-        guard case .send(let silent, _) = admit(&book, "status", waiter: "a"),
-              case .send(let acknowledging, _) = admit(&book, "passEntries", waiter: "b") else { return }
+        let silent = try #require(admit(&book, "status", waiter: "a").sent?.id)
+        let acknowledging = try #require(admit(&book, "passEntries", waiter: "b").sent?.id)
         _ = book.expire(now: start + .milliseconds(100), hangGrace: .milliseconds(500))
-        guard case .late(_, let acknowledgement) = book.resolve(acknowledging, cancelAcknowledgement: true) else {
-            Issue.record("the -32002 answer is matched to the expired call")
-            return
-        }
-        #expect(acknowledgement)
+        let answer = try #require(book.resolve(acknowledging, cancelAcknowledgement: true).late,
+                                  "the -32002 answer is matched to the expired call")
+        #expect(answer.acknowledgement)
         #expect(book.expire(now: start + .milliseconds(599), hangGrace: .milliseconds(500)).hung.isEmpty)
         let expiry = book.expire(now: start + .milliseconds(600), hangGrace: .milliseconds(500))
         #expect(expiry.hung.map(\.id) == [silent])
@@ -155,39 +131,37 @@ struct CallBookTests {
     }
 
     @Test("an acknowledged call still takes its real result as a late completion")
-    func acknowledgedThenResult() {
+    func acknowledgedThenResult() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let id, _) = admit(&book, "status", waiter: "a") else { return }
+        let id = try #require(admit(&book, "status", waiter: "a").sent?.id)
         _ = book.expire(now: start + .milliseconds(100), hangGrace: .seconds(1))
         _ = book.resolve(id, cancelAcknowledgement: true)
-        guard case .late(let call, false) = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("the result after the acknowledgement is a late completion")
-            return
-        }
-        #expect(call.acknowledged)
+        let result = try #require(book.resolve(id, cancelAcknowledgement: false).late,
+                                  "the result after the acknowledgement is a late completion")
+        #expect(!result.acknowledgement, "the result is not itself an acknowledgement")
+        #expect(result.call.acknowledged)
     }
 
     @Test("an acknowledged call's result is late however long it takes, and it sets no timer")
-    func acknowledgedPastTheHangGrace() {
+    func acknowledgedPastTheHangGrace() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let id, _) = admit(&book, "status", waiter: "a") else { return }
+        let id = try #require(admit(&book, "status", waiter: "a").sent?.id)
         _ = book.expire(now: start + .milliseconds(100), hangGrace: .milliseconds(500))
         _ = book.resolve(id, cancelAcknowledgement: true)
         #expect(book.nextTimer == nil)
         #expect(book.expire(now: start + .seconds(60), hangGrace: .milliseconds(500)).hung.isEmpty)
-        guard case .late(_, false) = book.resolve(id, cancelAcknowledgement: false) else {
-            Issue.record("a result a minute after an acknowledged cancel is still a late completion")
-            return
-        }
+        let result = try #require(book.resolve(id, cancelAcknowledgement: false).late,
+                                  "a result a minute after an acknowledged cancel is still a late completion")
+        #expect(!result.acknowledgement)
     }
 
     @Test("footprint samples raise the peak of every call in flight; violations are kept per call, capped")
-    func footprintAndViolations() {
+    func footprintAndViolations() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let id, _) = admit(&book, "status", waiter: "a", stderrMark: 7) else { return }
+        let id = try #require(admit(&book, "status", waiter: "a", stderrMark: 7).sent?.id)
         book.recordFootprint(3_000_000)
         book.recordFootprint(2_000_000)
         #expect(book.pending[id]?.peakFootprintBytes == 3_000_000)
@@ -199,17 +173,14 @@ struct CallBookTests {
     }
 
     @Test("take and takeAll remove calls so that a later response counts as a repeat, not a result")
-    func takeAndTakeAll() {
+    func takeAndTakeAll() throws {
         var book = Book()
         _ = book.openGate(implemented: ["status"], now: start)
-        guard case .send(let first, _) = admit(&book, "status", waiter: "a"),
-              case .send(_, _) = admit(&book, "status", waiter: "b") else { return }
+        let first = try #require(admit(&book, "status", waiter: "a").sent?.id)
+        try #require(admit(&book, "status", waiter: "b").sent != nil)
         #expect(book.take(first)?.waiter == "a")
         #expect(book.take(first) == nil)
-        guard case .double = book.resolve(first, cancelAcknowledgement: false) else {
-            Issue.record("a response to a call failed at once is a repeat")
-            return
-        }
+        #expect(book.resolve(first, cancelAcknowledgement: false).isDouble, "a response to a call failed at once is a repeat")
         #expect(book.takeAll().map(\.call.waiter) == ["b"])
         #expect(!book.hasCallsInFlight)
         #expect(book.nextTimer == nil)
@@ -221,5 +192,50 @@ struct CallBookTests {
         for value in 1...5 { set.insert(value) }
         #expect(!set.contains(1) && !set.contains(2))
         #expect(set.contains(3) && set.contains(4) && set.contains(5))
+    }
+}
+
+/// The cases the tests expect, as optionals and flags, so that `#require` stops a test whose
+/// call took another path instead of letting it skip its assertions.
+extension CallBook.Admission {
+    /// The id and line of a call sent at once; nil when it was queued or refused.
+    var sent: (id: RequestID, line: Data)? {
+        guard case .send(let id, let line) = self else { return nil }
+        return (id, line)
+    }
+
+    /// The id of a call held at the launch gate; nil when it was sent or refused.
+    var queuedID: RequestID? {
+        guard case .queued(let id) = self else { return nil }
+        return id
+    }
+
+    var isNotImplemented: Bool {
+        guard case .notImplemented = self else { return false }
+        return true
+    }
+}
+
+extension CallBook.Resolution {
+    /// The call a response resolved in time; nil for any other resolution.
+    var liveCall: CallBook.Pending? {
+        guard case .live(let call) = self else { return nil }
+        return call
+    }
+
+    /// The expired call a late response matched, and whether it was the cancel's acknowledgement.
+    var late: (call: CallBook.Expired, acknowledgement: Bool)? {
+        guard case .late(let call, let acknowledgement) = self else { return nil }
+        return (call, acknowledgement)
+    }
+
+    var isDouble: Bool {
+        guard case .double = self else { return false }
+        return true
+    }
+
+    var isUnknown: Bool {
+        guard case .unknown = self else { return false }
+        return true
     }
 }

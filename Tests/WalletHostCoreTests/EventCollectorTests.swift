@@ -24,6 +24,8 @@ struct EventCollectorTests {
     func recordedLater() async {
         let collector = EventCollector()
         async let found = collector.firstEvent(within: .seconds(10)) { $0.payload == .stop(HostEvent.Stop(reason: .idle)) }
+        // Lets the waiter register first. Should it start late, it finds the event among those
+        // recorded and the expectations below hold still: the sleep chooses the path, not the verdict.
         try? await Task.sleep(for: .milliseconds(20))
         collector.record(stop("not this one"))
         collector.record(HostEvent(.stop(HostEvent.Stop(reason: .idle))))
@@ -45,6 +47,7 @@ struct EventCollectorTests {
     func cancellation() async {
         let collector = EventCollector()
         let waiter = Task { await collector.firstEvent(within: .seconds(60)) { $0.kind == .exit } }
+        // Lets the waiter start waiting; one cancelled before it starts returns nil at once as well.
         try? await Task.sleep(for: .milliseconds(20))
         waiter.cancel()
         #expect(await waiter.value == nil)

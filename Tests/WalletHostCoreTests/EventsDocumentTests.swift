@@ -160,11 +160,7 @@ struct EventsDocumentTests {
     static func object(_ example: Document.Example, kind: String) throws -> [String: JSONValue] {
         let line = try #require(example.lines.first, "\(name(kind, example)) is empty")
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-        guard case .object(let object) = value else {
-            Issue.record("\(name(kind, example)) is not a JSON object: \(line)")
-            return [:]
-        }
-        return object
+        return try #require(value.objectMembers, "\(name(kind, example)) is not a JSON object: \(line)")
     }
 
     /// Whether `value` has the JSON type a table's Type column names.
@@ -304,5 +300,13 @@ struct EventsDocumentTests {
                                   "Protocol violation reasons (EVENTS.md:\(section.line)) has no table of `reason` values")
         let expected = ProtocolViolation.Reason.allCases.map(\.rawValue)
         #expect(values.sorted() == expected.sorted(), "the `reason` table lists \(values), ProtocolViolation.Reason has \(expected)")
+    }
+}
+
+extension JSONValue {
+    /// An object's members; nil for any other value.
+    var objectMembers: [String: JSONValue]? {
+        guard case .object(let members) = self else { return nil }
+        return members
     }
 }

@@ -80,13 +80,32 @@ struct MachOExecutableTests {
     }
 
     @Test("truncating a signed binary anywhere gives an error or a smaller reading, never a crash")
-    func everyTruncation() {
-        let data = MachOBuilder.universal([
-            MachOBuilder(signature: .entitlements(Self.entitlements), definedSymbols: ["_a", "_b"]),
-            MachOBuilder(cpuType: MachOBuilder.cpuTypeX86_64, signature: .noEntitlements),
-        ])
+    func everyTruncation() throws {
+        let arm = MachOBuilder(signature: .entitlements(Self.entitlements), definedSymbols: ["_a", "_b"])
+        let data = MachOBuilder.universal([arm, MachOBuilder(cpuType: MachOBuilder.cpuTypeX86_64, signature: .noEntitlements)])
+        let full = try MachOExecutable(data: data).slices
+        #expect(full.count == 2)
+        // A universal header names each slice's extent: a cut into a slice is an error, and only a
+        // cut into the padding after the last one reads, the same slices as the whole file.
+        let lastEntry = 8 + 20  // the second of the header's 20-byte entries: offset at 8, size at 12
+        let end = Int(try #require(data.bigEndianUInt32(at: lastEntry + 8)))
+            + Int(try #require(data.bigEndianUInt32(at: lastEntry + 12)))
         for length in stride(from: 0, to: data.count, by: 97) {
-            _ = try? MachOExecutable(data: data.prefix(length))
+            let reading = try? MachOExecutable(data: data.prefix(length)).slices
+            #expect((reading != nil) == (length >= end), "cut to \(length) of \(data.count) bytes, the last slice ending at \(end)")
+            if let reading {
+                #expect(reading.map(\.cpuType) == full.map(\.cpuType) && reading.map(\.signature) == full.map(\.signature)
+                        && reading.map(\.definedSymbols) == full.map(\.definedSymbols))
+            }
+        }
+        // A thin binary cut short is an error, or a reading of no more than it holds: never
+        // entitlements or symbols it does not have.
+        let thin = arm.thin()
+        let whole = try #require(try MachOExecutable(data: thin).deviceSlice)
+        for length in 0..<thin.count {
+            guard let slice = try? MachOExecutable(data: thin.prefix(length)).deviceSlice else { continue }
+            #expect([nil, Self.entitlements].contains(slice.signature?.entitlementsPropertyList), "cut to \(length)")
+            #expect(slice.definedSymbols.map { $0.isSubset(of: whole.definedSymbols ?? []) } != false, "cut to \(length)")
         }
     }
 

@@ -26,29 +26,32 @@ struct ConformanceExerciseTests {
         let status = try Self.exercise(WireMethods.status)
         let good = JSONValue.object(["passEntriesAvailable": .bool(true), "remotePassEntriesAvailable": .bool(false),
                                      "requiresAuthentication": .bool(false)])
-        guard case .valid(let summary) = status.judge(good) else {
-            Issue.record("a good status was judged invalid")
-            return
-        }
+        let summary = try #require(status.judge(good).summary, "a good status was judged invalid")
         #expect(summary.contains("passEntriesAvailable true"))
-        guard case .invalid(let problem) = status.judge(.object(["passEntriesAvailable": .string("yes")])) else {
-            Issue.record("a status with a string flag was judged valid")
-            return
-        }
+        let problem = try #require(status.judge(.object(["passEntriesAvailable": .string("yes")])).problem,
+                                   "a status with a string flag was judged valid")
         #expect(problem.contains("passEntriesAvailable"), "\(problem)")
 
         let request = try Self.exercise(WireMethods.generateAddPaymentPassRequest)
-        guard case .valid(let nullSummary) = request.judge(.null) else {
-            Issue.record("a null add-payment-pass result was judged invalid")
-            return
-        }
+        let nullSummary = try #require(request.judge(.null).summary, "a null add-payment-pass result was judged invalid")
         #expect(nullSummary.contains("null"))
         #expect(!request.standalone, "it needs an entry from passEntries first")
 
         let authorize = try Self.exercise(WireMethods.authorize)
-        guard case .invalid = authorize.judge(.object(["result": .string("maybe")])) else {
-            Issue.record("authorize \"maybe\" was judged valid")
-            return
-        }
+        #expect(authorize.judge(.object(["result": .string("maybe")])).problem != nil, "authorize \"maybe\" was judged valid")
+    }
+}
+
+extension MethodExercise.Judgement {
+    /// A valid result's summary; nil when the result was judged invalid.
+    var summary: String? {
+        guard case .valid(let summary) = self else { return nil }
+        return summary
+    }
+
+    /// What is wrong with an invalid result; nil when it was judged valid.
+    var problem: String? {
+        guard case .invalid(let problem) = self else { return nil }
+        return problem
     }
 }

@@ -103,11 +103,9 @@ struct PythonHandlerExampleTests {
         #expect(request??.ephemeralPublicKey?.first == 0x04)
         #expect(request??.encryptedPassData != nil && request??.activationData != nil)
         #expect(errorCode(messages[6], id: .number(6)) == RPCErrorCode.methodNotFound)
-        guard case .response(.number(7), let shutdownLine) = messages[7] else {
-            Issue.record("shutdown was not answered with a result: \(messages[7])")
-            return
-        }
-        #expect(try codec.result(JSONValue.self, from: shutdownLine) == .null)
+        let shutdown = try #require(messages[7].response, "shutdown was not answered with a result: \(messages[7])")
+        #expect(shutdown.id == .number(7))
+        #expect(try codec.result(JSONValue.self, from: shutdown.line) == .null)
     }
 
     @Test("the handler refuses an initialize with another protocol version", .timeLimit(.minutes(1)))
@@ -122,10 +120,8 @@ struct PythonHandlerExampleTests {
         let run = try Self.runHandler(input: input, underHost: true)
         #expect(run.status == 0)
         let message = try codec.decode(run.protocolOutput.dropLast())
-        guard case .errorResponse(.number(1), let error) = message else {
-            Issue.record("expected an error response to id 1, got \(message)")
-            return
-        }
+        let (id, error) = try #require(message.errorResponse, "expected an error response to id 1, got \(message)")
+        #expect(id == .number(1))
         #expect(error.code == RPCErrorCode.unsupportedProtocolVersion)
         #expect(error.data == .object(["supported": .array([.integer(1)])]))
     }

@@ -38,10 +38,7 @@ struct WireCodecTests {
         #expect(line.last == UInt8(ascii: "\n"))
         #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
         #expect(text(line).hasPrefix(#"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"#))
-        guard case .request(let id, let method, let body) = try codec.decode(line.dropLast()) else {
-            Issue.record("not decoded as a request: \(text(line))")
-            return
-        }
+        let (id, method, body) = try #require(try codec.decode(line.dropLast()).request, "not decoded as a request: \(text(line))")
         #expect(id == .number(1))
         #expect(method == WireMethod.initialize)
         #expect(try codec.params(InitializeParams.self, from: body) == Self.initializeParams)
@@ -52,10 +49,8 @@ struct WireCodecTests {
         let params = CancelRequestParams(id: .string("call-9"))
         let line = try codec.notification(method: WireMethod.cancelRequest, params: params)
         #expect(text(line) == #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"call-9"}}"# + "\n")
-        guard case .notification(let method, let body) = try codec.decode(line.dropLast()) else {
-            Issue.record("not decoded as a notification: \(text(line))")
-            return
-        }
+        let (method, body) = try #require(try codec.decode(line.dropLast()).notification,
+                                          "not decoded as a notification: \(text(line))")
         #expect(method == WireMethod.cancelRequest)
         #expect(try codec.params(CancelRequestParams.self, from: body) == params)
     }
@@ -64,10 +59,7 @@ struct WireCodecTests {
     func responseRoundTrip() throws {
         let status = StatusResult(passEntriesAvailable: true, remotePassEntriesAvailable: false, requiresAuthentication: true)
         let line = try codec.response(id: .number(2), result: status)
-        guard case .response(let id, let body) = try codec.decode(line.dropLast()) else {
-            Issue.record("not decoded as a response: \(text(line))")
-            return
-        }
+        let (id, body) = try #require(try codec.decode(line.dropLast()).response, "not decoded as a response: \(text(line))")
         #expect(id == .number(2))
         #expect(try codec.result(StatusResult.self, from: body) == status)
     }
@@ -78,10 +70,8 @@ struct WireCodecTests {
                                    data: .object(["supported": .array([.integer(1)])]))
         let line = try codec.errorResponse(id: .number(1), error: error)
         #expect(text(line) == #"{"error":{"code":-32004,"data":{"supported":[1]},"message":"unsupported protocol version 2"},"id":1,"jsonrpc":"2.0"}"# + "\n")
-        guard case .errorResponse(let id, let decoded) = try codec.decode(line.dropLast()) else {
-            Issue.record("not decoded as an error response: \(text(line))")
-            return
-        }
+        let (id, decoded) = try #require(try codec.decode(line.dropLast()).errorResponse,
+                                         "not decoded as an error response: \(text(line))")
         #expect(id == .number(1))
         #expect(decoded == error)
     }
@@ -90,10 +80,8 @@ struct WireCodecTests {
     func errorResponseWithoutID() throws {
         let line = try codec.errorResponse(id: nil, error: RPCErrorObject(code: RPCErrorCode.parseError, message: "bad"))
         #expect(text(line).contains(#""id":null"#))
-        guard case .errorResponse(let id, let error) = try codec.decode(line.dropLast()) else {
-            Issue.record("not decoded as an error response: \(text(line))")
-            return
-        }
+        let (id, error) = try #require(try codec.decode(line.dropLast()).errorResponse,
+                                       "not decoded as an error response: \(text(line))")
         #expect(id == nil)
         #expect(error.code == RPCErrorCode.parseError)
         #expect(error.data == nil)
@@ -103,10 +91,8 @@ struct WireCodecTests {
     func nullResult() throws {
         let line = try codec.response(id: .number(6), result: AddPaymentPassRequestResult?.none)
         #expect(text(line) == #"{"id":6,"jsonrpc":"2.0","result":null}"# + "\n")
-        guard case .response(_, let body) = try codec.decode(line.dropLast()) else {
-            Issue.record("a null result was not decoded as a response: \(text(line))")
-            return
-        }
+        let body = try #require(try codec.decode(line.dropLast()).response?.line,
+                                "a null result was not decoded as a response: \(text(line))")
         #expect(try codec.result(AddPaymentPassRequestResult?.self, from: body) == nil)
     }
 
@@ -149,10 +135,7 @@ struct WireCodecTests {
     @Test("unknown fields are ignored (additive changes within a version)")
     func unknownFieldsIgnored() throws {
         let line = Data(#"{"jsonrpc":"2.0","id":1,"method":"passLibrary.passes","params":{"passType":"secureElement","future":[1,2]},"extra":true}"#.utf8)
-        guard case .request(_, let method, let body) = try codec.decode(line) else {
-            Issue.record("not decoded as a request")
-            return
-        }
+        let (_, method, body) = try #require(try codec.decode(line).request, "not decoded as a request")
         #expect(method == WireMethod.passLibraryPasses)
         #expect(try codec.params(PassLibraryPassesParams.self, from: body) == PassLibraryPassesParams())
     }
@@ -243,12 +226,8 @@ struct WireCodecTests {
 
     @Test("string and number ids decode as themselves and are different ids")
     func stringAndNumberIDs() throws {
-        guard case .request(let numberID, _, _) = try codec.decode(Data(#"{"jsonrpc":"2.0","id":1,"method":"status"}"#.utf8)),
-              case .request(let stringID, _, _) = try codec.decode(Data(#"{"jsonrpc":"2.0","id":"1","method":"status"}"#.utf8))
-        else {
-            Issue.record("not decoded as requests")
-            return
-        }
+        let numberID = try #require(try codec.decode(Data(#"{"jsonrpc":"2.0","id":1,"method":"status"}"#.utf8)).request?.id)
+        let stringID = try #require(try codec.decode(Data(#"{"jsonrpc":"2.0","id":"1","method":"status"}"#.utf8)).request?.id)
         #expect(numberID == .number(1))
         #expect(stringID == .string("1"))
         #expect(numberID != stringID)
@@ -259,10 +238,7 @@ struct WireCodecTests {
     @Test("a method with a null id is a notification")
     func nullIDIsNotification() throws {
         let message = try codec.decode(Data(#"{"jsonrpc":"2.0","id":null,"method":"exit"}"#.utf8))
-        guard case .notification(let method, _) = message else {
-            Issue.record("expected a notification, got \(message)")
-            return
-        }
+        let method = try #require(message.notification?.method, "expected a notification, got \(message)")
         #expect(method == WireMethod.exit)
     }
 
@@ -301,5 +277,32 @@ struct WireCodecTests {
         }
         let error = DecodingError.keyNotFound(Key(stringValue: "title"), context)
         #expect(WireCodec.describe(error) == #"missing key "title""#)
+    }
+}
+
+extension WireMessage {
+    /// A request's id, method and line; nil for any other message, so that `#require` stops a
+    /// test that decoded something else.
+    var request: (id: RequestID, method: String, line: Data)? {
+        guard case .request(let id, let method, let line) = self else { return nil }
+        return (id, method, line)
+    }
+
+    /// A notification's method and line; nil for any other message.
+    var notification: (method: String, line: Data)? {
+        guard case .notification(let method, let line) = self else { return nil }
+        return (method, line)
+    }
+
+    /// A response's id and line; nil for any other message.
+    var response: (id: RequestID, line: Data)? {
+        guard case .response(let id, let line) = self else { return nil }
+        return (id, line)
+    }
+
+    /// An error response's id (nil for `"id":null`) and error; nil for any other message.
+    var errorResponse: (id: RequestID?, error: RPCErrorObject)? {
+        guard case .errorResponse(let id, let error) = self else { return nil }
+        return (id, error)
     }
 }
