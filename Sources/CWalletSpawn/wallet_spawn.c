@@ -70,7 +70,9 @@ static int wh_child(void *argument) {
     const wh_spawn_config *config = context->config;
 
     // Into the extension's control groups first ("0" is the writer itself), so that nothing the
-    // child does, sandbox set-up included, is counted anywhere else.
+    // child does, sandbox set-up included, is counted anywhere else. The descriptors are the
+    // groups' `tasks` files: this child is a single thread, and moving a thread skips the global
+    // lock (and its RCU grace period) that moving a whole process through `cgroup.procs` takes.
     for (int index = 0; index < config->cgroup_procs_count; index++) {
         if (write(config->cgroup_procs_fds[index], "0", 1) != 1) wh_child_fail(context, wh_spawn_stage_cgroup);
     }

@@ -292,7 +292,7 @@ final class ChildProcess: Sendable {
         case 12: return "sandbox mounts"
         case 13: return "sandbox user switch"
         case 14: return "sandbox container path"
-        case 15: return "moving into the extension's control groups (cgroup.procs)"
+        case 15: return "moving into the extension's control groups (tasks)"
         default: return "spawn"
         }
     }
