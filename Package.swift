@@ -32,9 +32,9 @@ let guideIssuerTargets: [Target] = [
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire", "CWalletSpawn"],
                          path: "Benchmarks/HostBench"),
-    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire"],
+    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire"],
                       path: "Benchmarks/DaemonBench"),
 ]
 
@@ -74,14 +74,24 @@ let package = Package(
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
                 dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
-        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
-        .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
+        // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
+        // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
+        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),
+        // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
+        .target(name: "WalletReports"),
+        // Static inspection of bundles and device builds: manifests, entitlements,
+        // `.ipa`/`.xcarchive`/Mach-O (with zlib), validation reports.
+        .target(name: "WalletBundleInspection", dependencies: ["WalletHostRuntime", "WalletReports", "WalletWire", "CZlib"]),
+        // The conformance engine: checks, profiles, suites and their reports, for any extension point.
+        .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
+        .target(name: "WalletSimulator", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports",
+                                                        "WalletWire"]),
         // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
         .target(name: "CWalletChaos"),
-        .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
+        .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletSimulator", "WalletWire", "CWalletChaos"]),
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress",
+        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletSimulator", "WalletWire", "WalletStress",
                                                                "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
@@ -91,15 +101,18 @@ let package = Package(
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport", "DeviceBuildFixtures"]),
-        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "WalletWire",
+                                                                        "WalletTestSupport", "DeviceBuildFixtures"]),
+        .testTarget(name: "WalletReportsTests", dependencies: ["WalletReports"]),
+        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
-        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire",
                                                               "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
-        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire",
                                                                "WalletTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletSimulator", "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

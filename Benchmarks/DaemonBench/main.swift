@@ -6,11 +6,12 @@
 // commands at once.
 import Foundation
 import WalletDaemon
-import WalletHostCore
 import WalletSimulator
 import WalletWire
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
+import WalletBundleInspection
 #endif
 
 struct Options {

@@ -1,7 +1,8 @@
 // Bundles for the benchmark-only extensions, made on the fly in a temporary directory (they
 // are not example issuers, so Plists/ has none).
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// The `.app` that holds the benchmark extensions; removed by ``removeBenchBundles()``.

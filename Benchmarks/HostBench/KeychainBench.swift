@@ -3,7 +3,7 @@
 // keychain.json) against the same passEntries without it, interleaved, with 1 item in the
 // keychain and with 1,000.
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 import WalletWire
 

@@ -1,9 +1,9 @@
 import Foundation
+import Synchronization
 import WalletDaemon
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 import WalletWire
-import Synchronization
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {

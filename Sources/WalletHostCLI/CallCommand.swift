@@ -1,6 +1,7 @@
 import Foundation
+import WalletBundleInspection
 import WalletDaemon
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 import WalletWire
 

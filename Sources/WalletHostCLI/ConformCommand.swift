@@ -1,6 +1,7 @@
+import ConformanceEngine
 import Foundation
 import WalletDaemon
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 
 /// `wallet-host conform APPEX...`: the conformance battery against each extension, every check

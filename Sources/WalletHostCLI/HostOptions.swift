@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletHostRuntime
 
 /// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
 /// `--container-quota`,

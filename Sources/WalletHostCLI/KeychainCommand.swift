@@ -1,5 +1,4 @@
 import Foundation
-import WalletHostCore
 import WalletSimulator
 import WalletWire
 

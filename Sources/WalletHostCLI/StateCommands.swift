@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
 import WalletSimulator
 
 /// `wallet-host passes list|add|remove|reset` and `wallet-host device`.

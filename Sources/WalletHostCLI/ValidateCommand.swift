@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
 
 /// `wallet-host validate PATH...`: every finding as `severity: path: key: problem`.
 struct ValidateCommand {

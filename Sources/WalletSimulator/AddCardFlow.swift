@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Which entries the user selects.

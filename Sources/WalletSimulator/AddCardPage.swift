@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
+import WalletReports
 import WalletWire
 
 /// The `add-card --html` page: Wallet's screens as the run went. The "From Apps on Your iPhone"

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Answers extensions' host-service requests from the simulated device: the pass library,

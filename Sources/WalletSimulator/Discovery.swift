@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// Wallet's discovery: every installed issuer's `status`, concurrently, each within its

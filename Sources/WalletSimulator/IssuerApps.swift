@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// The issuer apps installed on the simulated device: the `.app` bundles in a directory.

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 
 /// Where the add-card flow gets its extension runners: by default one ``IssuerRunners`` per run;
 /// the daemon hands out its warm processes instead.

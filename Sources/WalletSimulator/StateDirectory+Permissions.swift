@@ -1,7 +1,7 @@
 import Foundation
-import WalletHostCore
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
 #endif
 
 extension StateDirectory {

@@ -1,7 +1,7 @@
 import Foundation
-import WalletHostCore
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
 #endif
 
 /// The simulated device's state directory (DESIGN §10): pass library, device settings and

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
+import WalletReports
 
 extension StressReport {
     /// JUnit XML: one `<testcase>` per threshold, failed when its condition held.

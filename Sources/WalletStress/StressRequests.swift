@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 import WalletWire
 

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
 import WalletSimulator
 
 /// What `wallet-host stress APPEX|APP...` loads: an `.appex` as it is, an `.app` stands for its

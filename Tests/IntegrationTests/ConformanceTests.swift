@@ -1,11 +1,12 @@
 import Foundation
 import Testing
-import WalletHostCore
 import WalletSimulator
 import WalletTestSupport
 import WalletWire
 #if canImport(FoundationXML)
 import FoundationXML
+import WalletHostRuntime
+import ConformanceEngine
 #endif
 
 /// `wallet-host conform`: the good examples pass every check, and each misbehaviour mode of the

@@ -1,8 +1,8 @@
 import Foundation
-import WalletHostCore
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
 #endif
 
 /// A hostile extension for the sandbox tests: a script as the `.appex` executable, beside a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletHostCore
+import WalletBundleInspection
 import WalletSimulator
 import WalletTestSupport
 import WalletWire

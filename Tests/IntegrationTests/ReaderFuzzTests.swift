@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 import WalletTestSupport
 import WalletWire

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletSimulator
 import WalletTestSupport
 import WalletWire

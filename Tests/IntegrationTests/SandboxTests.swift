@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import WalletHostCore
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
 #endif
 
 /// The sandbox against real hostile extensions (scripts as `.appex` executables): what they

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import WalletHostCore
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
+import WalletBundleInspection
 #endif
 
 /// A host serving many extensions holds more descriptors than an extension may: spawning must

@@ -1,6 +1,6 @@
+import ConformanceEngine
 import Foundation
 import Testing
-import WalletHostCore
 import WalletSimulator
 import WalletWire
 

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletSimulator
 import WalletWire
 

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletSimulator
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletSimulator
 
 /// The daemon's extension processes: one warm ``ExtensionRunner`` per extension bundle, shared

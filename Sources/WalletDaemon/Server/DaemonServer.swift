@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import WalletHostCore
 import WalletWire
 #if canImport(Glibc)
 import Glibc

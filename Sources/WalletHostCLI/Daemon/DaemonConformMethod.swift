@@ -1,6 +1,6 @@
+import ConformanceEngine
 import Foundation
 import WalletDaemon
-import WalletHostCore
 import WalletSimulator
 
 /// `extension.conform`: `wallet-host conform --state DIR` on the daemon serving DIR. Each

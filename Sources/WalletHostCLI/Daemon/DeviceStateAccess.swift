@@ -1,6 +1,5 @@
 import Foundation
 import WalletDaemon
-import WalletHostCore
 import WalletSimulator
 import WalletWire
 

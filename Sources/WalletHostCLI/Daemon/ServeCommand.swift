@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 import WalletDaemon
-import WalletHostCore
 import WalletSimulator
 #if canImport(Glibc)
 import Glibc
+import WalletHostRuntime
 #endif
 
 /// `wallet-host serve`: the host daemon. It owns a state directory, listens on a Unix socket,

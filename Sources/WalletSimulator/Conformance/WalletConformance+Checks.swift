@@ -1,5 +1,6 @@
+import ConformanceEngine
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Wallet's own checks: `entries-valid`, `request-valid` and `instance-state`.

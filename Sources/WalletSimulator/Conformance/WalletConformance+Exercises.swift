@@ -1,5 +1,6 @@
+import ConformanceEngine
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// How a conformance run calls each of Wallet's methods, and what each result's summary says

@@ -1,5 +1,7 @@
+import ConformanceEngine
 import Foundation
-import WalletHostCore
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// Wallet's conformance battery (`wallet-host conform`): the host's generic checks, called the

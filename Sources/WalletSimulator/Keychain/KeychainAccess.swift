@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletBundleInspection
 import WalletWire
 
 /// The keychain items one bundle may use: those of its team in its access groups.

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Answers the `keychain.*` host services from the simulated device's keychain, as the bundle
