@@ -102,8 +102,9 @@ let package = Package(
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
-        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "WalletWire",
-                                                                        "WalletTestSupport", "DeviceBuildFixtures"]),
+        // Inspection against Wallet's points and rules (the Wallet module declares them).
+        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "WalletSimulator",
+                                                                        "WalletWire", "WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletReportsTests", dependencies: ["WalletReports"]),
         .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),

@@ -194,7 +194,7 @@ line("")
 
 // Warm call: the same extension warm in process and through the daemon.
 let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
-let (bundle, _) = BundleLoader().loadExtension(at: appex)
+let (bundle, _) = BundleLoader.wallet.loadExtension(at: appex)
 var configuration = HostConfiguration()
 configuration.idleTimeout = nil
 let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)

@@ -3,6 +3,7 @@
 import Foundation
 import WalletBundleInspection
 import WalletHostRuntime
+import WalletSimulator
 import WalletWire
 
 /// The `.app` that holds the benchmark extensions; removed by ``removeBenchBundles()``.
@@ -33,7 +34,7 @@ func benchExtension(executable: String, name: String, principalClass: String) th
 
 /// Loads an extension bundle as the host does.
 func descriptor(_ appex: URL) throws -> ExtensionDescriptor {
-    let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+    let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
     guard let bundle else { throw ConfigurationError("cannot load \(appex.path): \(findings)") }
     return ExtensionDescriptor(bundle: bundle, appGroups: [:])
 }

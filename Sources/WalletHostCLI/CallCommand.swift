@@ -63,7 +63,7 @@ struct CallCommand {
         if !needsOwnProcess, let client = try route.client(state: stateURL) {
             return try await runThroughDaemon(client)
         }
-        let (bundle, findings) = BundleLoader().loadExtension(at: appexURL)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appexURL)
         guard let bundle else {
             let errors = findings.filter { $0.severity == .error }
             throw CommandFailure("cannot load \(appexURL.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))

@@ -1,4 +1,5 @@
 import WalletHostRuntime
+import WalletSimulator
 
 /// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
 /// `--container-quota`,
@@ -35,7 +36,7 @@ enum HostOptions {
         var configuration = HostConfiguration()
         for text in parsed.values("deadline") {
             do {
-                let (method, deadline) = try HostConfiguration.parseDeadline(text)
+                let (method, deadline) = try HostConfiguration.parseDeadline(text, registry: .wallet)
                 configuration.deadlineOverrides[method] = deadline
             } catch {
                 throw UsageError("\(error)")

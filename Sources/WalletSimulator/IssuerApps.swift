@@ -10,7 +10,7 @@ public struct InstalledApps: Sendable {
     public var findings: [ValidationFinding]
 
     /// Loads every `.app` in `directory`; a broken bundle is reported and skipped, never fatal.
-    public init(directory: URL, loader: BundleLoader = BundleLoader()) {
+    public init(directory: URL, loader: BundleLoader = BundleLoader.wallet) {
         let loaded = loader.loadApps(in: directory)
         apps = loaded.apps
         findings = loaded.findings

@@ -7,7 +7,7 @@ import WalletSimulator
 public enum StressTargets {
     /// The extension bundles to stress, in the order given.
     /// - Throws: ``StressError`` naming a bundle that does not load or an app without a non-UI extension.
-    public static func resolve(_ urls: [URL], loader: BundleLoader = BundleLoader()) throws -> [ExtensionBundle] {
+    public static func resolve(_ urls: [URL], loader: BundleLoader = BundleLoader.wallet) throws -> [ExtensionBundle] {
         try urls.flatMap { url -> [ExtensionBundle] in
             if url.pathExtension == "app" {
                 let (app, findings) = loader.loadApp(at: url)
@@ -23,7 +23,7 @@ public enum StressTargets {
     }
 
     /// The `.app` an extension sits in (`X.app/PlugIns/Y.appex`), when it does.
-    public static func containingApp(of appex: URL, loader: BundleLoader = BundleLoader()) -> AppBundle? {
+    public static func containingApp(of appex: URL, loader: BundleLoader = BundleLoader.wallet) -> AppBundle? {
         let plugIns = appex.standardizedFileURL.deletingLastPathComponent()
         guard plugIns.lastPathComponent == "PlugIns" else { return nil }
         let app = plugIns.deletingLastPathComponent()

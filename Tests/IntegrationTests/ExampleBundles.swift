@@ -11,7 +11,7 @@ extension ExampleBundles {
     /// A runner for an `.appex`, with a fresh state directory and an event collector.
     static func runner(appex: URL, configure: (inout HostConfiguration) -> Void = { _ in })
         throws -> (ExtensionRunner, EventCollector, StateDirectory) {
-        let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
         guard let bundle else {
             throw BundleLoadFailure(description: findings.map(\.description).joined(separator: "\n"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletSimulator
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc

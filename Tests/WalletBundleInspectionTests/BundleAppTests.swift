@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 import WalletWire
 
@@ -99,7 +100,7 @@ struct BundleAppTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let appURL = try AppFixture().write(in: directory.url)
-        let loader = BundleLoader(registry: .wallet)
+        let loader = BundleLoader.wallet
 
         let (inside, insideFindings) = loader.loadExtension(at: appURL.appendingPathComponent("PlugIns/WNonUIExt.appex"))
         expectNoErrors(insideFindings)
@@ -116,7 +117,7 @@ struct BundleAppTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = try ExtensionFixture.nonUI().write(in: directory.url)
-        let (bundle, findings) = BundleLoader(registry: .wallet).loadExtension(at: url)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: url)
         expectNoErrors(findings)
         #expect(bundle != nil)
         #expect(bundle?.containingAppBundleIdentifier == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 import WalletWire
 
@@ -207,7 +208,7 @@ func expectNoErrors(_ findings: [ValidationFinding], sourceLocation: SourceLocat
 func loadFixture(_ app: AppFixture) throws -> (app: AppBundle?, findings: [ValidationFinding]) {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    return BundleLoader(registry: .wallet).loadApp(at: try app.write(in: directory.url))
+    return BundleLoader.wallet.loadApp(at: try app.write(in: directory.url))
 }
 
 /// The app fixture with its first extension (the non-UI one by default) changed.
@@ -238,5 +239,5 @@ func loadFixture(_ fixture: AppFixtureWithFiles) throws -> (app: AppBundle?, fin
     for path in fixture.extraExecutables {
         try BundleFileWriter.writeExecutable(.script, at: url.appendingPathComponent(path))
     }
-    return BundleLoader(registry: .wallet).loadApp(at: url)
+    return BundleLoader.wallet.loadApp(at: url)
 }

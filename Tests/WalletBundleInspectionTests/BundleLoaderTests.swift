@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 import WalletWire
 
@@ -11,7 +12,7 @@ struct BundleLoaderTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = try AppFixture().write(in: directory.url)
-        let (loaded, findings) = BundleLoader(registry: .wallet).loadApp(at: url)
+        let (loaded, findings) = BundleLoader.wallet.loadApp(at: url)
         #expect(findings.isEmpty, "\(findings.map(\.description))")
         let app = try #require(loaded)
 
@@ -48,7 +49,7 @@ struct BundleLoaderTests {
         let header = try Data(contentsOf: binaryURL.appendingPathComponent("Info.plist")).prefix(6)
         #expect(header == Data("bplist".utf8))
 
-        let loader = BundleLoader(registry: .wallet)
+        let loader = BundleLoader.wallet
         let (fromXML, xmlFindings) = loader.loadExtension(at: xmlURL)
         let (fromBinary, binaryFindings) = loader.loadExtension(at: binaryURL)
         #expect(xmlFindings.isEmpty && binaryFindings.isEmpty)
@@ -70,7 +71,7 @@ struct BundleLoaderTests {
         try AppFixture.named("Zulu").write(in: directory.url)
         try Data("not a bundle".utf8).write(to: directory.url.appendingPathComponent("README.txt"))
 
-        let (apps, findings) = BundleLoader(registry: .wallet).loadApps(in: directory.url)
+        let (apps, findings) = BundleLoader.wallet.loadApps(in: directory.url)
         #expect(apps.map(\.name) == ["Alpha", "Zulu"])
         #expect(apps.allSatisfy { $0.extensions.count == 2 })
         let errors = findings.filter { $0.severity == .error }
@@ -90,7 +91,7 @@ struct BundleLoaderTests {
         let url = try fixture.write(in: directory.url)
         try FileManager.default.removeItem(at: url.appendingPathComponent("Info.plist"))
 
-        let report = BundleLoader(registry: .wallet).validate(paths: [url])
+        let report = BundleLoader.wallet.validate(paths: [url])
         expectFinding(report.findings, .error, key: "(file)", pathSuffix: "Issuer.app/Info.plist", mentioning: "missing")
         expectFinding(report.findings, .error, key: "NSExtension", pathSuffix: "WNonUIExt.appex/Info.plist", mentioning: "missing")
         #expect(report.apps.isEmpty)
@@ -102,7 +103,7 @@ struct BundleLoaderTests {
         defer { directory.remove() }
         try AppFixture(name: "First").write(in: directory.url)
         try AppFixture(name: "Second").write(in: directory.url)
-        let (apps, findings) = BundleLoader(registry: .wallet).loadApps(in: directory.url)
+        let (apps, findings) = BundleLoader.wallet.loadApps(in: directory.url)
         #expect(apps.map(\.name) == ["First"])
         expectFinding(findings, .error, key: "CFBundleIdentifier", pathSuffix: "Second.app/Info.plist",
                       mentioning: "is also the identifier of First.app")
@@ -116,7 +117,7 @@ struct BundleLoaderTests {
         let appURL = try fixture.write(in: directory.url)
         let missing = directory.url.appendingPathComponent("Nowhere.app")
 
-        let report = BundleLoader(registry: .wallet).validate(paths: [appURL, missing])
+        let report = BundleLoader.wallet.validate(paths: [appURL, missing])
         #expect(report.hasErrors)
         #expect(report.bundleCount == 2)
         #expect(report.count(of: .error) == 1)
@@ -134,7 +135,7 @@ struct BundleLoaderTests {
         defer { directory.remove() }
         let appURL = try AppFixture().write(in: directory.url)
         let loneURL = try ExtensionFixture.nonUI().write(in: directory.url.appendingPathComponent("Loose"))
-        let report = BundleLoader(registry: .wallet).validate(paths: [directory.url, appURL, loneURL])
+        let report = BundleLoader.wallet.validate(paths: [directory.url, appURL, loneURL])
         #expect(!report.hasErrors, "\(report.render())")
         #expect(report.apps.count == 2)
         #expect(report.extensions.map(\.bundleIdentifier) == ["com.example.issuer.WNonUIExt"])
@@ -147,7 +148,7 @@ struct BundleLoaderTests {
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("notes.txt")
         try Data("x".utf8).write(to: file)
-        let report = BundleLoader(registry: .wallet).validate(paths: [file])
+        let report = BundleLoader.wallet.validate(paths: [file])
         expectFinding(report.findings, .error, key: "(path)", pathSuffix: "notes.txt",
                       mentioning: "is neither a .app, .appex, .ipa or .xcarchive bundle nor a directory of .app bundles")
         #expect(report.summary == "0 bundles, 1 error, 0 warnings")
@@ -156,7 +157,7 @@ struct BundleLoaderTests {
     @Test func emptyDirectoryIsAWarning() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (apps, findings) = BundleLoader(registry: .wallet).loadApps(in: directory.url)
+        let (apps, findings) = BundleLoader.wallet.loadApps(in: directory.url)
         #expect(apps.isEmpty)
         expectFinding(findings, .warning, key: "(directory)", pathSuffix: directory.url.lastPathComponent,
                       mentioning: "holds no .app bundles")

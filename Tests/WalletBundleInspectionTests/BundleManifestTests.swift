@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 
 /// Info.plist, identity keys and the executable: the checks every bundle goes through.
@@ -18,7 +19,7 @@ struct BundleManifestTests {
         if let text {
             try Data(text.utf8).write(to: plistURL)
         }
-        let (app, findings) = BundleLoader(registry: .wallet).loadApp(at: appURL)
+        let (app, findings) = BundleLoader.wallet.loadApp(at: appURL)
         #expect(app == nil)
         return findings
     }

@@ -2,6 +2,7 @@ import DeviceBuildFixtures
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 
 /// Damaged device builds never crash or hang the validator: seeded byte flips and truncations
@@ -36,7 +37,7 @@ struct DeviceBuildFuzzTests {
                 }
             }
             try bytes.write(to: url)
-            let (findings, _) = DeviceBuildValidator().validate(ipa: url)
+            let (findings, _) = DeviceBuildValidator.wallet().validate(ipa: url)
             damaged += findings.isEmpty ? 0 : 1
             #expect(findings.allSatisfy { $0.check != nil && !$0.problem.isEmpty }, "seed \(seed) round \(round)")
         }

@@ -1,5 +1,6 @@
 import DeviceBuildFixtures
 import Foundation
+import WalletSimulator
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +53,7 @@ struct DeviceBuildValidatorTests {
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("MyIssuer.ipa")
         try build.writeIPA(to: url)
-        let (findings, count) = DeviceBuildValidator(options: options).validate(ipa: url)
+        let (findings, count) = DeviceBuildValidator.wallet(options: options).validate(ipa: url)
         #expect(count == 1 + build.extensions.count)
         return findings
     }
@@ -71,7 +72,7 @@ struct DeviceBuildValidatorTests {
         defer { directory.remove() }
         let archive = directory.url.appendingPathComponent("MyIssuer.xcarchive")
         try IssuerBuildFixture.myIssuer().writeXCArchive(to: archive)
-        let report = BundleLoader().validate(paths: [archive, archive.appendingPathComponent("Products/Applications/MyIssuer.app")])
+        let report = BundleLoader.wallet.validate(paths: [archive, archive.appendingPathComponent("Products/Applications/MyIssuer.app")])
         #expect(report.findings.isEmpty, "\(Self.rendered(report.findings))")
         #expect(report.summary == "6 bundles, 0 errors, 0 warnings")
         #expect(report.checksRun == DeviceBuildCheck.allCases.map(\.rawValue))
@@ -83,7 +84,7 @@ struct DeviceBuildValidatorTests {
         defer { directory.remove() }
         let unpacked = directory.url.appendingPathComponent("MyIssuer.ipa")
         try IssuerBuildFixture.myIssuer().write(into: unpacked.appendingPathComponent("Payload"))
-        let report = BundleLoader().validate(paths: [unpacked])
+        let report = BundleLoader.wallet.validate(paths: [unpacked])
         #expect(report.findings.isEmpty, "\(Self.rendered(report.findings))")
         #expect(report.bundleCount == 3)
     }
@@ -257,7 +258,7 @@ struct DeviceBuildValidatorTests {
         try FileManager.default.removeItem(at: appURL.appendingPathComponent("MyIssuer"))
         #expect(mkfifo(appURL.appendingPathComponent("MyIssuer").path, 0o644) == 0)
         #expect(!DeviceBuildValidator.isDeviceBuild(app: appURL))
-        let report = BundleLoader().validate(paths: [appURL])
+        let report = BundleLoader.wallet.validate(paths: [appURL])
         #expect(report.findings.contains { $0.key == "CFBundleExecutable" && $0.problem.contains("not a regular file") },
                 "\(Self.rendered(report.findings))")
     }
@@ -293,7 +294,7 @@ struct DeviceBuildValidatorTests {
         entitlements["com.apple.developer.payment-pass-provisioning"] = false
         try PropertyListSerialization.data(fromPropertyList: entitlements, format: .xml, options: 0)
             .write(to: appURL.appendingPathComponent("MyIssuer.entitlements"))
-        let report = BundleLoader().validate(paths: [appURL])
+        let report = BundleLoader.wallet.validate(paths: [appURL])
         let rendered = Self.rendered(report.findings)
         #expect(report.findings.count == 3, "\(rendered)")
         #expect(rendered.contains("error: \(appURL.path)/MyIssuer: (file): has no LC_CODE_SIGNATURE"))
@@ -314,7 +315,7 @@ struct DeviceBuildValidatorTests {
         writer.entries.append(.init(name: "Payload/MyIssuer.app/bomb", contents: Data(count: 10), declaredUncompressedSize: 4_000_000_000))
         let url = directory.url.appendingPathComponent("Hostile.ipa")
         try writer.archive().write(to: url)
-        let (findings, count) = DeviceBuildValidator().validate(ipa: url)
+        let (findings, count) = DeviceBuildValidator.wallet().validate(ipa: url)
         #expect(count == 3)
         #expect(findings.count == 3, "\(Self.rendered(findings))")
         #expect(findings.allSatisfy { $0.check == DeviceBuildCheck.container.rawValue && $0.isError })
@@ -345,7 +346,7 @@ struct DeviceBuildValidatorTests {
         default:
             try Data(repeating: 0x50, count: 1000).write(to: url)
         }
-        let report = BundleLoader().validate(paths: [url])
+        let report = BundleLoader.wallet.validate(paths: [url])
         #expect(report.findings.contains { $0.isError && $0.check == "container" && $0.problem.contains(problem) },
                 "\(Self.rendered(report.findings))")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 
 /// Manifests over 1 MiB are refused from their size, before they are read (issue 12, item 8).
@@ -25,7 +26,7 @@ struct ManifestSizeLimitTests {
         let infoPlistSize = try #require(try FileManager.default.attributesOfItem(
             atPath: bigURL.appendingPathComponent("Info.plist").path)[.size] as? NSNumber).intValue
 
-        let (apps, findings) = BundleLoader(registry: .wallet).loadApps(in: directory.url)
+        let (apps, findings) = BundleLoader.wallet.loadApps(in: directory.url)
         #expect(apps.map(\.name) == ["Good"])
         expectFinding(findings, .error, key: ValidationFinding.Key.file, pathSuffix: "Big.app/Info.plist",
                       mentioning: "is \(infoPlistSize) bytes", "over the 1 MB limit")
@@ -55,7 +56,7 @@ struct ManifestSizeLimitTests {
         try handle.close()
 
         let started = ContinuousClock.now
-        let (app, findings) = BundleLoader(registry: .wallet).loadApp(at: appURL)
+        let (app, findings) = BundleLoader.wallet.loadApp(at: appURL)
         let elapsed = ContinuousClock.now - started
         #expect(app?.name == nil)
         expectFinding(findings, .error, key: ValidationFinding.Key.file, pathSuffix: "Issuer.app/Info.plist",
@@ -78,7 +79,7 @@ struct ManifestSizeLimitTests {
         try handle.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1_048_576 - size))
         try handle.close()
 
-        let (loaded, findings) = BundleLoader(registry: .wallet).loadApp(at: url)
+        let (loaded, findings) = BundleLoader.wallet.loadApp(at: url)
         expectNoErrors(findings)
         #expect(loaded != nil)
     }
@@ -93,14 +94,14 @@ struct ManifestSizeLimitTests {
         try FileManager.default.moveItem(at: infoPlist, to: target)
         try FileManager.default.createSymbolicLink(at: infoPlist, withDestinationURL: target)
 
-        let (loaded, findings) = BundleLoader(registry: .wallet).loadApp(at: url)
+        let (loaded, findings) = BundleLoader.wallet.loadApp(at: url)
         expectNoErrors(findings)
         #expect(loaded?.bundleIdentifier == BundleFixtureDefaults.appIdentifier)
 
         let handle = try FileHandle(forWritingTo: target)
         try handle.truncate(atOffset: 2 * 1_048_576)
         try handle.close()
-        let (refused, tooLarge) = BundleLoader(registry: .wallet).loadApp(at: url)
+        let (refused, tooLarge) = BundleLoader.wallet.loadApp(at: url)
         #expect(refused?.name == nil)
         expectFinding(tooLarge, .error, key: ValidationFinding.Key.file, pathSuffix: "Issuer.app/Info.plist",
                       mentioning: "is 2097152 bytes (2 MB), over the 1 MB limit")

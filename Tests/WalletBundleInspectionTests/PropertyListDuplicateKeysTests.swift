@@ -2,6 +2,7 @@ import DeviceBuildFixtures
 import Foundation
 import Testing
 @testable import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 
 /// A manifest that gives a key twice is ambiguous (Foundation keeps one value and says nothing):
@@ -78,7 +79,7 @@ struct PropertyListDuplicateKeysTests {
         #expect(text.contains("<key>\(key)</key>"))
         try text.replacingOccurrences(of: "<key>\(key)</key>", with: "<key>\(key)</key><string>second</string><key>\(key)</key>")
             .write(to: fileURL, atomically: true, encoding: .utf8)
-        return BundleLoader(registry: .wallet).loadApp(at: appURL)
+        return BundleLoader.wallet.loadApp(at: appURL)
     }
 
     @Test("an extension's Info.plist with CFBundleIdentifier twice is an error naming the file and the key")
@@ -111,7 +112,7 @@ struct PropertyListDuplicateKeysTests {
         defer { directory.remove() }
         let ipa = directory.url.appendingPathComponent("MyIssuer.ipa")
         try build.writeIPA(to: ipa)
-        let (findings, _) = DeviceBuildValidator().validate(ipa: ipa)
+        let (findings, _) = DeviceBuildValidator.wallet().validate(ipa: ipa)
         let finding = expectFinding(findings, .error, key: key, pathSuffix: "MyIssuer.ipa/Payload/MyIssuer.app/MyIssuer",
                                     mentioning: "in the signed entitlements (0xfade7171) appears more than once")
         #expect(finding?.check == DeviceBuildCheck.codeSignature.rawValue)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletBundleInspection
+import WalletSimulator
 import WalletTestSupport
 import WalletWire
 
@@ -73,7 +74,7 @@ struct TeamEntitlementTests {
         for index in hostile.extensions.indices { hostile.extensions[index].entitlements?[Self.teamKey] = "EVILTEAM99" }
         try hostile.write(in: directory.url)
 
-        let report = BundleLoader().validate(paths: [directory.url])
+        let report = BundleLoader.wallet.validate(paths: [directory.url])
         #expect(report.hasErrors)
         let clashes = report.findings.filter { $0.key == ValidationFinding.Key.applicationGroups && $0.severity == .error }
         #expect(clashes.count == 3, "the hostile app and its two extensions: \(clashes.map(\.description))")
@@ -81,7 +82,7 @@ struct TeamEntitlementTests {
                       mentioning: "\"group.com.example.issuer\"", "Bank.app", "\"com.example.bank\"", "\"EVILTEAM99\"")
 
         // Given one by one, the validator still sees both apps.
-        let separately = BundleLoader().validate(paths: [directory.url.appendingPathComponent("Bank.app"),
+        let separately = BundleLoader.wallet.validate(paths: [directory.url.appendingPathComponent("Bank.app"),
                                                          directory.url.appendingPathComponent("Hostile.app")])
         #expect(separately.findings.filter { $0.key == ValidationFinding.Key.applicationGroups }.count == 3)
 
@@ -93,6 +94,6 @@ struct TeamEntitlementTests {
         sibling.entitlements?[Self.teamKey] = "com.example.bank"
         for index in sibling.extensions.indices { sibling.extensions[index].entitlements?[Self.teamKey] = "com.example.bank" }
         try sibling.write(in: sameTeam.url)
-        #expect(!BundleLoader().validate(paths: [sameTeam.url]).findings.contains { $0.key == ValidationFinding.Key.applicationGroups })
+        #expect(!BundleLoader.wallet.validate(paths: [sameTeam.url]).findings.contains { $0.key == ValidationFinding.Key.applicationGroups })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletSimulator
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ struct ManyDescriptorsTests {
             try #require(fd >= 0)
             held.append(fd)
         }
-        let (bundle, _) = BundleLoader().loadExtension(at: ExampleBundles.testHelperAppex)
+        let (bundle, _) = BundleLoader.wallet.loadExtension(at: ExampleBundles.testHelperAppex)
         let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: try #require(bundle), appGroups: [:]),
                                      configuration: HostConfiguration())
         let handshake = await runner.prewarm()

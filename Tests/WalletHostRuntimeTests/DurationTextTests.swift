@@ -57,26 +57,6 @@ struct DurationTextTests {
         }
     }
 
-    @Test("--deadline takes METHOD=DURATION for a method some extension point has")
-    func deadlines() throws {
-        let parsed = try HostConfiguration.parseDeadline("passEntries=2s")
-        #expect(parsed.method == "passEntries" && parsed.deadline == .seconds(2))
-        #expect(try HostConfiguration.parseDeadline("authorize=250").deadline == .milliseconds(250))
-        #expect(throws: ConfigurationError("--deadline: \"frobnicate\" is not a method of any extension point; the methods are "
-                                           + "status, passEntries, remotePassEntries, generateAddPaymentPassRequest, authorize")) {
-            try HostConfiguration.parseDeadline("frobnicate=5ms")
-        }
-        #expect(throws: ConfigurationError("--deadline status: \"1e300s\" is longer than 24 h, the longest duration accepted")) {
-            try HostConfiguration.parseDeadline("status=1e300s")
-        }
-        #expect(throws: ConfigurationError("--deadline status expects a duration such as 250ms or 2s, not \"nan\"")) {
-            try HostConfiguration.parseDeadline("status=nan")
-        }
-        for malformed in ["status", "=5ms", ""] {
-            #expect(throws: ConfigurationError.self) { try HostConfiguration.parseDeadline(malformed) }
-        }
-    }
-
     @Test("memory sizes: NaN, infinity and anything over 1 TiB are not sizes (1e300MB used to trap)")
     func sizes() {
         #expect(HostConfiguration.parseBytes("55MB") == 55 << 20)

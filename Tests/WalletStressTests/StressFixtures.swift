@@ -1,5 +1,6 @@
 import Foundation
 import WalletHostRuntime
+import WalletSimulator
 @testable import WalletStress
 import WalletWire
 

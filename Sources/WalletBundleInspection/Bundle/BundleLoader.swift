@@ -6,7 +6,7 @@ import WalletHostRuntime
 /// Loading never throws: every problem becomes a ``ValidationFinding``, and a bundle loads when none
 /// of its findings (nor its extensions') is an error. One broken bundle never stops or hides the others.
 ///
-///     let loader = BundleLoader(registry: .wallet)
+///     let loader = BundleLoader(registry: .wallet, policy: .wallet)
 ///     let (apps, findings) = loader.loadApps(in: URL(fileURLWithPath: "Bundles"))
 public struct BundleLoader: Sendable {
     /// The extension points an extension may plug into.
@@ -18,9 +18,9 @@ public struct BundleLoader: Sendable {
 
     /// Creates a loader.
     /// - Parameters:
-    ///   - registry: The extension points an extension may plug into; Wallet's two by default.
-    ///   - policy: The platform rules beyond the registry; Wallet's by default.
-    public init(registry: ExtensionPointRegistry = .wallet, policy: BundlePolicy = .wallet) {
+    ///   - registry: The extension points an extension may plug into; `ExtensionPointRegistry.wallet` for Wallet's two.
+    ///   - policy: The platform rules beyond the registry; `BundlePolicy.wallet` for Wallet's.
+    public init(registry: ExtensionPointRegistry, policy: BundlePolicy) {
         self.registry = registry
         self.policy = policy
     }

@@ -1,7 +1,7 @@
 /// The platform rules a bundle is checked against beyond the extension-point registry.
 ///
-/// The loader itself is generic; Wallet's rules are the ``wallet`` value, as Wallet's points are
-/// ``ExtensionPointRegistry/wallet``.
+/// The loader itself is generic; Wallet's rules are `BundlePolicy.wallet`, declared with
+/// Wallet's points in the Wallet module.
 public struct BundlePolicy: Sendable, Hashable {
     /// The system that loads the extensions, as named in findings ("Wallet").
     public var hostName: String
@@ -36,15 +36,6 @@ public struct BundlePolicy: Sendable, Hashable {
         self.minimumOSVersion = minimumOSVersion
         self.appGroupMismatchErrorName = appGroupMismatchErrorName
     }
-
-    /// Apple Wallet's rules for issuer-provisioning extensions (iOS 14 or later, the
-    /// payment-pass-provisioning entitlement, one shared App Group).
-    public static let wallet = BundlePolicy(
-        hostName: "Wallet",
-        requiredEntitlement: ValidationFinding.Key.paymentPassProvisioning,
-        platformName: "iOS",
-        minimumOSVersion: [14, 0],
-        appGroupMismatchErrorName: "walletExtensionAppGroupIDNotFound")
 
     /// Whether a version ("13.4" as `[13, 4]`) is below ``minimumOSVersion``; missing components count as 0.
     func isBelowMinimumOSVersion(_ version: [Int]) -> Bool {

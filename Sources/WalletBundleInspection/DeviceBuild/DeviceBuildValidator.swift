@@ -16,7 +16,7 @@ public struct DeviceBuildValidator: Sendable {
     public var options: DeviceBuildOptions
 
     /// Creates a validator.
-    public init(registry: ExtensionPointRegistry = .wallet, policy: BundlePolicy = .wallet, options: DeviceBuildOptions = DeviceBuildOptions()) {
+    public init(registry: ExtensionPointRegistry, policy: BundlePolicy, options: DeviceBuildOptions = DeviceBuildOptions()) {
         self.registry = registry
         self.policy = policy
         self.options = options

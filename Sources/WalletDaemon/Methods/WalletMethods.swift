@@ -109,7 +109,7 @@ public struct WalletMethods: Sendable {
         let installed = await pool.installed
         let app: AppBundle
         if params.app.hasSuffix(".app") || params.app.hasPrefix("/") {
-            let (loaded, findings) = BundleLoader().loadApp(at: URL(fileURLWithPath: params.app))
+            let (loaded, findings) = BundleLoader.wallet.loadApp(at: URL(fileURLWithPath: params.app))
             guard let loaded else {
                 throw DaemonError("cannot load \(params.app):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
             }

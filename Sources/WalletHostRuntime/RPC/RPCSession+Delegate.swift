@@ -219,7 +219,7 @@ extension RPCSession {
         } else {
             message += "(launch and handshake alone took more than \(HumanReadable.milliseconds(elapsed)))"
         }
-        if let consequence = ExtensionPointRegistry.wallet.point(context.extensionPoint)?.method(named: call.method)?.consequence {
+        if let consequence = context.point.method(named: call.method)?.consequence {
             message += ": \(consequence.summary)"
         }
         if let first = call.violations.first {
@@ -254,7 +254,7 @@ extension RPCSession {
             }
             return
         }
-        let request = ServiceRequest(method: method, line: line, extensionPoint: context.extensionPoint, role: context.role,
+        let request = ServiceRequest(method: method, line: line, extensionPoint: context.point.identifier, role: context.point.role,
                                      bundleIdentifier: context.bundleIdentifier,
                                      containingAppBundleIdentifier: context.containingAppBundleIdentifier,
                                      keychainAccessGroups: context.keychainAccessGroups, team: context.team)

@@ -42,8 +42,8 @@ final class RPCSession: ProcessSupervisorDelegate {
         /// The extension's team, which owns its keychain items; empty for an unsigned bundle's default.
         var team = ""
         var executableName: String
-        var extensionPoint: String
-        var role: ExtensionRole
+        /// The extension's point: its identifier and role, and what a missed deadline means.
+        var point: ExtensionPoint
         /// How long after a missed deadline a silent extension is declared hung.
         var hangGrace: Duration
         /// Protocol violations tolerated before the extension is declared beyond repair.

@@ -1,5 +1,4 @@
 import Foundation
-import WalletWire
 
 /// Whether an extension point shows UI (it decides memory limits and which host services it may use).
 public enum ExtensionRole: String, Sendable, Codable {
@@ -33,7 +32,8 @@ public struct ExtensionMethod: Sendable, Hashable {
 
 /// An extension point: its identifier, role, methods with deadlines and memory limit.
 ///
-/// The host core is generic; Wallet's two points are rows of ``ExtensionPointRegistry/wallet``.
+/// The runtime is generic: it runs the point it is given. Wallet's two points are rows of the
+/// registry the Wallet module declares (`ExtensionPointRegistry.wallet`).
 public struct ExtensionPoint: Sendable, Hashable {
     public var identifier: String
     public var role: ExtensionRole
@@ -75,30 +75,4 @@ public struct ExtensionPointRegistry: Sendable {
     public func point(_ identifier: String) -> ExtensionPoint? {
         points.first { $0.identifier == identifier }
     }
-
-    /// Apple Wallet's two issuer-provisioning points with Wallet's own deadlines and limits.
-    public static let wallet = ExtensionPointRegistry(points: [
-        ExtensionPoint(
-            identifier: WalletExtensionPoint.nonUI,
-            role: .nonUI,
-            methods: [
-                ExtensionMethod(name: WireMethod.status, deadline: .milliseconds(100),
-                                consequence: DeadlineConsequence("Wallet would not list the app")),
-                ExtensionMethod(name: WireMethod.passEntries, deadline: .seconds(20),
-                                consequence: DeadlineConsequence("Wallet would halt the add-card attempt")),
-                ExtensionMethod(name: WireMethod.remotePassEntries, deadline: .seconds(20),
-                                consequence: DeadlineConsequence("Wallet would halt the add-card attempt")),
-                ExtensionMethod(name: WireMethod.generateAddPaymentPassRequest, deadline: .seconds(20),
-                                consequence: DeadlineConsequence("Wallet would show an error and ignore a later completion")),
-            ],
-            memoryLimitBytes: 55 * 1024 * 1024),
-        ExtensionPoint(
-            identifier: WalletExtensionPoint.authorization,
-            role: .ui,
-            methods: [
-                ExtensionMethod(name: WireMethod.authorize, deadline: .seconds(300),
-                                consequence: DeadlineConsequence("the user gave up waiting; Wallet would cancel")),
-            ],
-            memoryLimitBytes: 60 * 1024 * 1024),
-    ])
 }

@@ -180,7 +180,7 @@ public actor ExtensionRunner {
             containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
             keychainAccessGroups: descriptor.keychainAccessGroups, team: descriptor.team,
             executableName: descriptor.executableName,
-            extensionPoint: point.identifier, role: point.role, hangGrace: configuration.hangGrace,
+            point: point, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
             events: configuration.events, services: configuration.services)
         var limits = ProcessLimits(dataBytes: memoryLimit)

@@ -87,7 +87,7 @@ public struct HostConfiguration: Sendable {
     /// Parses `method=250ms`, `status=1s`, `passEntries=20000` (milliseconds when no unit). The
     /// method must be one of `registry`'s, the duration as ``DurationText`` reads it.
     /// - Throws: ``ConfigurationError`` naming the bad text, or the unknown method and the known ones.
-    public static func parseDeadline(_ text: String, registry: ExtensionPointRegistry = .wallet)
+    public static func parseDeadline(_ text: String, registry: ExtensionPointRegistry)
         throws(ConfigurationError) -> (method: String, deadline: Duration) {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else {

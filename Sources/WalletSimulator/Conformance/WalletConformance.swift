@@ -21,7 +21,7 @@ public enum WalletConformance {
     ///   - state: The simulated device's state directory; a fresh one gives repeatable results.
     ///   - options: How the engine runs (deadlines and memory limit in its configuration).
     ///   - loader: Loads bundles; Wallet's registry and policy by default.
-    public static func suite(state: StateDirectory, options: ConformanceOptions, loader: BundleLoader = BundleLoader())
+    public static func suite(state: StateDirectory, options: ConformanceOptions, loader: BundleLoader = BundleLoader.wallet)
         -> ConformanceSuite {
         ConformanceSuite(profile: profile(state: state, loader: loader), options: options)
     }
@@ -30,7 +30,7 @@ public enum WalletConformance {
     /// - Parameters:
     ///   - state: The simulated device's state directory.
     ///   - loader: Loads bundles.
-    public static func profile(state: StateDirectory, loader: BundleLoader = BundleLoader()) -> ConformanceProfile {
+    public static func profile(state: StateDirectory, loader: BundleLoader = BundleLoader.wallet) -> ConformanceProfile {
         let device = SimulatedDevice(state: state)
         return ConformanceProfile(loader: loader,
                                   prepare: { bundle in try prepare(bundle, device: device, loader: loader) },
