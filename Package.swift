@@ -32,9 +32,9 @@ let guideIssuerTargets: [Target] = [
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire", "CWalletSpawn"],
                          path: "Benchmarks/HostBench"),
-    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire"],
+    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire"],
                       path: "Benchmarks/DaemonBench"),
 ]
 
@@ -84,15 +84,17 @@ let package = Package(
         .target(name: "WalletBundleInspection", dependencies: ["WalletHostRuntime", "WalletReports", "WalletWire", "CZlib"]),
         // The conformance engine: checks, profiles, suites and their reports, for any extension point.
         .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
-        .target(name: "WalletSimulator", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports",
-                                                        "WalletWire"]),
+        // Apple Wallet: its two extension points and bundle rules, the simulated device, host
+        // services, the add-card flow, entry and request validation, its conformance profile.
+        .target(name: "Wallet", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports", "WalletWire"]),
         // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
         .target(name: "CWalletChaos"),
-        .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletSimulator", "WalletWire", "CWalletChaos"]),
+        .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",
+                                                     "CWalletChaos"]),
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletSimulator", "WalletWire", "WalletStress",
-                                                               "WalletDaemon"]),
+        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
+                                                               "WalletWire", "WalletStress", "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -103,17 +105,18 @@ let package = Package(
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         // Inspection against Wallet's points and rules (the Wallet module declares them).
-        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "WalletSimulator",
+        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",
                                                                         "WalletWire", "WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletReportsTests", dependencies: ["WalletReports"]),
-        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletTests", dependencies: ["Wallet", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
-        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                               "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
-        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletSimulator", "WalletWire", "WalletTestSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
+                                                             "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

@@ -6,7 +6,7 @@
 // commands at once.
 import Foundation
 import WalletDaemon
-import WalletSimulator
+import Wallet
 import WalletWire
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
 // Bundles for the benchmark-only extensions, made on the fly in a temporary directory (they
 // are not example issuers, so Plists/ has none).
 import Foundation
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// The `.app` that holds the benchmark extensions; removed by ``removeBenchBundles()``.

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
+import Wallet
 import WalletDaemon
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.

@@ -1,8 +1,8 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
 import WalletDaemon
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// `wallet-host call APPEX METHOD`: one call, with its result, timings and peak footprint.

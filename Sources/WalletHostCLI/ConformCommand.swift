@@ -1,8 +1,8 @@
 import ConformanceEngine
 import Foundation
+import Wallet
 import WalletDaemon
 import WalletHostRuntime
-import WalletSimulator
 
 /// `wallet-host conform APPEX...`: the conformance battery against each extension, every check
 /// reported passed, failed or skipped with its evidence; JUnit XML for CI with `--junit FILE`.

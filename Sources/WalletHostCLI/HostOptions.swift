@@ -1,5 +1,5 @@
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 
 /// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
 /// `--container-quota`,

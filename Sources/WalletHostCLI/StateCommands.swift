@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 
 /// `wallet-host passes list|add|remove|reset` and `wallet-host device`.
 struct StateCommands {

@@ -1,5 +1,5 @@
 import Foundation
-import WalletSimulator
+import Wallet
 import WalletStress
 import WalletWire
 #if canImport(Glibc)

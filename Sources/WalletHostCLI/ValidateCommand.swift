@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 
 /// `wallet-host validate PATH...`: every finding as `severity: path: key: problem`.
 struct ValidateCommand {

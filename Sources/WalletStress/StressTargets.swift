@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 
 /// What `wallet-host stress APPEX|APP...` loads: an `.appex` as it is, an `.app` stands for its
 /// non-UI extensions (the UI extension's `authorize` waits on a person, not a deadline).
@@ -34,7 +34,7 @@ public enum StressTargets {
     /// Opens each target's containing app once in `device`, as a person would before Wallet lists
     /// the issuer (the app writes its cards into its App Group). An app with no executable has
     /// nothing to run and is left as it is.
-    /// - Throws: ``WalletSimulator/StateError`` when an app cannot be opened.
+    /// - Throws: ``Wallet/StateError`` when an app cannot be opened.
     public static func openContainingApps(of bundles: [ExtensionBundle], in device: SimulatedDevice) throws {
         var opened: Set<String> = []
         for bundle in bundles {

@@ -1,5 +1,5 @@
 import Foundation
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc

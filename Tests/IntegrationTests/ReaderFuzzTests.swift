@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 import WalletTestSupport
 import WalletWire
 

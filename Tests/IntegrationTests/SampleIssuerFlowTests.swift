@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 import WalletTestSupport
 import WalletWire
 

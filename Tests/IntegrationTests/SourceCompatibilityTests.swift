@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 import WalletTestSupport
 import WalletWire
 

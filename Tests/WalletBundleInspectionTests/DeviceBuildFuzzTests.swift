@@ -1,8 +1,8 @@
 import DeviceBuildFixtures
 import Foundation
 import Testing
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 import WalletTestSupport
 
 /// Damaged device builds never crash or hang the validator: seeded byte flips and truncations

@@ -1,6 +1,6 @@
 import DeviceBuildFixtures
 import Foundation
-import WalletSimulator
+import Wallet
 #if canImport(Glibc)
 import Glibc
 #endif

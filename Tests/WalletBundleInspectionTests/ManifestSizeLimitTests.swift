@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 import WalletTestSupport
 
 /// Manifests over 1 MiB are refused from their size, before they are read (issue 12, item 8).

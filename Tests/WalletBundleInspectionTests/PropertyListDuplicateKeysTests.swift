@@ -1,8 +1,8 @@
 import DeviceBuildFixtures
 import Foundation
 import Testing
+import Wallet
 @testable import WalletBundleInspection
-import WalletSimulator
 import WalletTestSupport
 
 /// A manifest that gives a key twice is ambiguous (Foundation keeps one value and says nothing):

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import Wallet
 import WalletBundleInspection
-import WalletSimulator
 import WalletTestSupport
 import WalletWire
 

@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 @testable import WalletStress
 import WalletWire
 

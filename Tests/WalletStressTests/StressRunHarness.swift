@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 import WalletStress
 import WalletTestSupport
 import WalletWire

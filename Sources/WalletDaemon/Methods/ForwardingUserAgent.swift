@@ -1,7 +1,7 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// The user agent of a flow started through the daemon: the UI extension's `ui.prompt` and

@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
 public enum DaemonAPI {

@@ -1,7 +1,7 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// The client API's methods that need nothing from the CLI: host status and shutdown, apps,

@@ -1,7 +1,7 @@
 import Foundation
+import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
-import WalletSimulator
 
 /// The daemon's extension processes: one warm ``ExtensionRunner`` per extension bundle, shared
 /// by every client; with keep-warm, every installed issuer's non-UI extension launched at start

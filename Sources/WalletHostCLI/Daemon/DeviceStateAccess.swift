@@ -1,6 +1,6 @@
 import Foundation
+import Wallet
 import WalletDaemon
-import WalletSimulator
 import WalletWire
 
 /// Where `passes`, `device` and `app open` read and change the simulated device: the state

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import WalletDaemon
-import WalletSimulator
+import Wallet
 #if canImport(Glibc)
 import Glibc
 import WalletHostRuntime

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WalletSimulator
+import Wallet
 import WalletWire
 
 /// A terminal that replays typed lines and records what was written and which reads were hidden.

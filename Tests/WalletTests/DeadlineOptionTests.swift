@@ -1,6 +1,6 @@
 import Testing
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 
 /// `--deadline` against Wallet's registry: the methods it knows are Wallet's points' methods.
 @Suite("--deadline with Wallet's extension points")

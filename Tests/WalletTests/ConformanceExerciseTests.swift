@@ -1,7 +1,7 @@
 import ConformanceEngine
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletWire
 
 /// Wallet's conformance exercises follow the method table: one per call, judged by the table's types.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletWire
 
 @Suite("Add payment pass request validation")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 
 /// Issue 16, part 3: an App Group container belongs to the first team that uses it on a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletWire
 
 /// Issue 16, part 3: keychain items are kept per team and access group. A bundle of another

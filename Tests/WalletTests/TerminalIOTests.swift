@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 import WalletWire
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 import WalletWire
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletWire
 
 /// The simulated keychain's rules (SecItemAdd / CopyMatching / Update / Delete for generic

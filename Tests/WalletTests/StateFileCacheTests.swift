@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WalletSimulator
+@testable import Wallet
 import WalletTestSupport
 
 /// Host services read state files through a cache that must never serve a stale file.

@@ -1,6 +1,6 @@
 import Testing
+import Wallet
 import WalletHostRuntime
-import WalletSimulator
 import WalletWire
 
 /// The registry's rows (deadlines, consequences) and the wire method table name the same calls.
