@@ -152,10 +152,8 @@ public struct StateDirectory: Sendable {
         }
         defer { close(fd) }
         Self.tighten(fd, to: Self.fileMode)
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
-            }
+        guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else {
+            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
         }
         defer { flock(fd, LOCK_UN) }
         return try body()
@@ -193,9 +191,8 @@ public struct StateDirectory: Sendable {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = SystemCall.retryingInterrupts { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
                 if written < 0 {
-                    if errno == EINTR { continue }
                     problem = Self.errnoReason()
                     return
                 }
@@ -275,8 +272,7 @@ enum StateFileReader {
     }
 
     static func contents(of file: URL) -> Outcome {
-        var fd: Int32
-        repeat { fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        let fd = SystemCall.retryingInterrupts { open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else {
             let code = errno
             guard code == ENOENT else { return .unreadable(reason(code)) }
@@ -296,9 +292,8 @@ enum StateFileReader {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { bytes in SystemCall.retryingInterrupts { read(fd, bytes.baseAddress!, bytes.count) } }
             if count < 0 {
-                if errno == EINTR { continue }
                 return .unreadable(reason(errno))
             }
             if count == 0 { return .contents(data) }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,14 +55,14 @@ public struct TerminalIO: Sendable {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(descriptor, &byte, 1)
+            let count = SystemCall.retryingInterrupts { read(descriptor, &byte, 1) }
             if count == 1 {
                 if byte == UInt8(ascii: "\n") { break }
                 line.append(byte)
             } else if count == 0 {
                 if line.isEmpty { return nil }
                 break
-            } else if errno != EINTR {
+            } else {
                 throw UserAgentError("cannot read from the terminal: \(String(cString: strerror(errno)))")
             }
         }
@@ -73,11 +74,9 @@ public struct TerminalIO: Sendable {
         var offset = 0
         bytes.withUnsafeBytes { buffer in
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = SystemCall.retryingInterrupts { Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
                 if written > 0 {
                     offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
                 } else {
                     return  // the terminal is gone; there is nobody left to show this to
                 }

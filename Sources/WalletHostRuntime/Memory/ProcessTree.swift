@@ -41,8 +41,7 @@ enum ProcessTree {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: capacity)
         while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts { read(fd, &chunk, chunk.count) }
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[..<count])
         }

@@ -146,9 +146,7 @@ final class ChildProcess: Sendable {
     private static func awaitStart(initPID: pid_t, reports: Int32, configuration: SpawnConfiguration) throws(SpawnError) -> pid_t {
         var record: (Int32, Int32) = (0, 0)
         let count = withUnsafeMutableBytes(of: &record) { buffer in
-            var got: Int
-            repeat { got = read(reports, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
-            return got
+            SystemCall.retryingInterrupts { read(reports, buffer.baseAddress, buffer.count) }
         }
         guard count == MemoryLayout<(Int32, Int32)>.size else {
             // The init ended without a word (a library it needs is not in the sandbox, say): the sandbox's failure.
