@@ -66,14 +66,14 @@ let package = Package(
         .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime", "WalletWire"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
-                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
         .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),

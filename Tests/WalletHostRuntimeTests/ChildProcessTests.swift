@@ -60,14 +60,14 @@ struct ChildProcessTests {
                                    timeout: .seconds(10))
         } throws: { error in
             guard let spawnError = error as? SpawnError else { return false }
-            return spawnError.stage == "chdir" && spawnError.errno == ENOENT
+            return spawnError.stage == .chdir && spawnError.errno == ENOENT
         }
         #expect {
             _ = try ProcessRun.run(shell("echo never").with(executablePath: "/nonexistent-wallet-host-program"),
                                    timeout: .seconds(10))
         } throws: { error in
             guard let spawnError = error as? SpawnError else { return false }
-            return spawnError.stage == "execve" && spawnError.errno == ENOENT
+            return spawnError.stage == .execve && spawnError.errno == ENOENT
         }
     }
 

@@ -62,7 +62,7 @@ final class ChildProcess: Sendable {
             return try spawnOnce(unsandboxed, unsandboxedReason: refusal)
         }
         guard access(plan.initPath, X_OK) == 0 else {
-            var error = SpawnError(executablePath: configuration.executablePath, errno: ENOENT, stage: "sandbox init",
+            var error = SpawnError(executablePath: configuration.executablePath, errno: ENOENT, stage: .sandboxInit,
                                    inSandboxSetup: true)
             error.explanation = "the sandbox init \(plan.initPath) is missing or not executable (it is built beside "
                 + "wallet-host: swift build builds it; scripts/install installs both)"
@@ -118,7 +118,7 @@ final class ChildProcess: Sendable {
                 } catch var error {
                     var status: Int32 = 0
                     // The init may still be on its way out (its namespace empties first): wait for it.
-                    let endedAlready = error.stage == "sandbox init"
+                    let endedAlready = error.stage == .sandboxInit
                     if !endedAlready { _ = kill(-leader, SIGKILL) }
                     _ = wh_waitpid(leader, &status, 0)
                     if endedAlready {
@@ -151,7 +151,7 @@ final class ChildProcess: Sendable {
         guard count == MemoryLayout<(Int32, Int32)>.size else {
             // The init ended without a word (a library it needs is not in the sandbox, say): the sandbox's failure.
             throw SpawnError(executablePath: configuration.executablePath, errno: count < 0 ? errno : ESRCH,
-                             stage: "sandbox init", inSandboxSetup: true)
+                             stage: .sandboxInit, inSandboxSetup: true)
         }
         switch record.0 {
         case Int32(wh_init_report_started.rawValue):
@@ -159,12 +159,12 @@ final class ChildProcess: Sendable {
             let extensionPID = wh_first_child(initPID)
             return extensionPID > 0 ? extensionPID : initPID
         case Int32(wh_init_report_exec_failed.rawValue):
-            throw SpawnError(executablePath: configuration.executablePath, errno: record.1, stage: "execve")
+            throw SpawnError(executablePath: configuration.executablePath, errno: record.1, stage: .execve)
         case Int32(wh_init_report_setup_failed.rawValue):
             throw SpawnError(executablePath: configuration.executablePath, errno: record.1,
-                             stage: "sandbox init (non-dumpable, system call filter)", inSandboxSetup: true)
+                             stage: .sandboxInitSetup, inSandboxSetup: true)
         default:
-            throw SpawnError(executablePath: configuration.executablePath, errno: EPROTO, stage: "sandbox init")
+            throw SpawnError(executablePath: configuration.executablePath, errno: EPROTO, stage: .sandboxInit)
         }
     }
 
@@ -208,13 +208,13 @@ final class ChildProcess: Sendable {
         return result.mapError { error in
             // The extension's path in messages, not the init's; every failure here is the sandbox's.
             var failure = SpawnError(executablePath: configuration.executablePath, errno: error.errno,
-                                     stage: error.stage == "execve" ? "execve of the sandbox init \(plan.initPath)" : error.stage,
+                                     stage: error.stage == .execve ? .sandboxInitExecution(path: plan.initPath) : error.stage,
                                      inSandboxSetup: true)
             if plan.grants.indices.contains(Int(failedPathIndex)) {
                 let grant = plan.grants[Int(failedPathIndex)]
-                if error.stage == Self.stageName(Int32(wh_spawn_stage_link.rawValue)) {
+                if error.stage == .sandboxContainerPath {
                     failure.explanation = ContainerDirectory.Refusal(path: grant.path, errno: error.errno).description
-                } else if error.stage == Self.stageName(Int32(wh_spawn_stage_mount.rawValue)) {
+                } else if error.stage == .sandboxMounts {
                     failure.explanation = "sandbox mounts failed at \(grant.path): \(String(cString: strerror(error.errno))) (errno \(error.errno))"
                 }
             }
@@ -271,28 +271,7 @@ final class ChildProcess: Sendable {
             }
         }
         if result == 0 { return .success((pid, pidfd)) }
-        return .failure(SpawnError(executablePath: configuration.executablePath, errno: error, stage: Self.stageName(stage)))
-    }
-
-    private static func stageName(_ stage: Int32) -> String {
-        switch stage {
-        case 1: return "pipe"
-        case 2: return "clone"
-        case 3: return "setpgid"
-        case 4: return "prctl(PR_SET_PDEATHSIG)"
-        case 5: return "parent check"
-        case 6: return "setrlimit"
-        case 7: return "dup2"
-        case 8: return "chdir"
-        case 9: return "execve"
-        case 10: return "sandbox namespaces (clone)"
-        case 11: return "sandbox user namespace map"
-        case 12: return "sandbox mounts"
-        case 13: return "sandbox user switch"
-        case 14: return "sandbox container path"
-        case 15: return "moving into the extension's control groups (cgroup.procs)"
-        default: return "spawn"
-        }
+        return .failure(SpawnError(executablePath: configuration.executablePath, errno: error, stage: SpawnStage(code: stage)))
     }
 
     /// Sends `signal` to the child's whole process group (grandchildren included; a sandboxed

@@ -69,34 +69,3 @@ public struct SpawnConfiguration: Sendable {
         self.sandbox = sandbox
     }
 }
-
-/// Why a spawn failed: the errno and the step in the child (or parent) that failed.
-public struct SpawnError: Error, Sendable, CustomStringConvertible {
-    public var executablePath: String
-    public var errno: Int32
-    public var stage: String
-    /// The step that failed was the sandbox's (the kernel refused namespaces or mounts, or the init is missing).
-    public var inSandboxSetup = false
-
-    /// `--sandbox required` where the sandbox cannot be had.
-    static func sandboxRequired(_ executablePath: String, _ reason: String) -> SpawnError {
-        var error = SpawnError(executablePath: executablePath, errno: 0, stage: "sandbox")
-        error.requiredReason = reason
-        return error
-    }
-
-    var requiredReason: String?
-    /// Replaces "STAGE failed: ERRNO" when the errno says nothing useful.
-    var explanation: String?
-
-    /// What failed, without the executable: "execve failed: No such file or directory".
-    public var failure: String {
-        if let requiredReason { return "the sandbox is required (--sandbox required) but unavailable: \(requiredReason)" }
-        if let explanation { return explanation }
-        return "\(stage) failed: \(String(cString: strerror(errno))) (errno \(errno))"
-    }
-
-    public var description: String {
-        "cannot launch \(executablePath): \(failure)"
-    }
-}

@@ -8,7 +8,7 @@ enum LaunchFailure {
     /// The error's description, except that `execve` failing with ENOENT on a file that exists
     /// means its `#!` interpreter is missing: that names the interpreter, not the script.
     static func explain(_ error: any Error, executablePath: String) -> String {
-        guard let spawn = error as? SpawnError, spawn.errno == ENOENT, spawn.stage == "execve",
+        guard let spawn = error as? SpawnError, spawn.errno == ENOENT, spawn.stage == .execve,
               FileManager.default.fileExists(atPath: executablePath),
               let interpreter = interpreter(of: executablePath) else { return "\(error)" }
         return "cannot launch \(executablePath): its interpreter \(interpreter) (from the script's #! line) does not exist"
