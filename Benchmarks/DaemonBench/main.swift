@@ -5,13 +5,13 @@
 // add-card clients against 8 Python issuers through the daemon against 8 in-process add-card
 // commands at once.
 import Foundation
-import WalletDaemon
 import Wallet
+import WalletBundleInspection
+import WalletDaemon
+import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
-import WalletBundleInspection
 #endif
 
 struct Options {

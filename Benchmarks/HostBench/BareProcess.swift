@@ -3,9 +3,9 @@
 // reads. What the host adds is measured against these.
 import CWalletSpawn
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// A child spawned without the host: it reads on fd 3 and writes on fd 4, like an extension.

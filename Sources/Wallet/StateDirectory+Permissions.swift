@@ -1,7 +1,7 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 extension StateDirectory {

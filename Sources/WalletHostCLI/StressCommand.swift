@@ -1,10 +1,10 @@
 import Foundation
 import Wallet
+import WalletHostRuntime
 import WalletStress
 import WalletWire
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// `wallet-host stress APPEX|APP...`: load an extension and report latency per method warm and

@@ -1,7 +1,7 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 // A write to an extension that just died must be an EPIPE error, not the host's death.

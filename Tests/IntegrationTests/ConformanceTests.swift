@@ -1,12 +1,12 @@
+import ConformanceEngine
 import Foundation
 import Testing
 import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 #if canImport(FoundationXML)
 import FoundationXML
-import WalletHostRuntime
-import ConformanceEngine
 #endif
 
 /// `wallet-host conform`: the good examples pass every check, and each misbehaviour mode of the

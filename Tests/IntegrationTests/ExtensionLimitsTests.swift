@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// The memory limit and the task bound hold for everything an extension runs (its children,

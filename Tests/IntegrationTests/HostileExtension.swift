@@ -1,9 +1,9 @@
 import Foundation
 import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// A hostile extension for the sandbox tests: a script as the `.appex` executable, beside a

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// The breaks an adversarial run found in the sandbox, each replayed by a real hostile

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// The sandbox against real hostile extensions (scripts as `.appex` executables): what they

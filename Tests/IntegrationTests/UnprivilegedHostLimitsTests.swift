@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// A host that is not root has no control groups: each sandboxed extension gets a user

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
-import WalletBundleInspection
 #endif
 
 /// A host serving many extensions holds more descriptors than an extension may: spawning must

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+@testable import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
-@testable import WalletHostRuntime
 #endif
 
 /// What a spawned child gets (DESIGN §5), checked from inside the child with `/bin/sh`: the

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+@testable import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 #if canImport(Glibc)
 import Glibc
-@testable import WalletHostRuntime
 #endif
 
 /// The event log on disk: whole lines whatever else appends, and never through a link.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// Issue 12 ("safe state"): a state file that is there but cannot be read is an error naming

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import Synchronization
-import WalletDaemon
 import Wallet
+import WalletDaemon
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
-import WalletHostRuntime
 #endif
 
 /// `wallet-host serve`: the host daemon. It owns a state directory, listens on a Unix socket,
