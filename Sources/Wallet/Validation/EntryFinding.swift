@@ -1,3 +1,5 @@
+import WalletBundleInspection
+
 /// One problem Wallet would have with what an extension returned for a card: a pass entry
 /// from `passEntries` / `remotePassEntries`, or the request from `generateAddPaymentPassRequest`.
 ///
@@ -5,13 +7,10 @@
 ///
 ///     error: card-4242: art.png: art is 1024 x 768 pixels; Wallet needs exactly 1536 x 969
 public struct EntryFinding: Sendable, Hashable, CustomStringConvertible {
-    /// How much a finding matters.
-    public enum Severity: String, Sendable, Hashable, CaseIterable {
-        /// Wallet refuses the entry or the request: the card cannot be added.
-        case error
-        /// The card can be added, but something is likely to go wrong on a real device.
-        case warning
-    }
+    /// How much a finding matters: an error means Wallet refuses the entry or the request
+    /// (the card cannot be added); a warning, that something is likely to go wrong on a real
+    /// device. Entry findings are never notes.
+    public typealias Severity = FindingSeverity
 
     /// How much this finding matters.
     public var severity: Severity

@@ -102,14 +102,7 @@ struct BundleManifest {
             findings.error(path, key, "missing")
             return nil
         }
-        guard let string = value.stringValue else {
-            findings.error(path, key, "is \(value.typeName), not a string")
-            return nil
-        }
-        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else {
-            findings.error(path, key, "is empty")
-            return nil
-        }
+        guard let string = findings.nonEmptyString(value, path: path, key: key) else { return nil }
         // The build variables derive from these two keys, so here they have nothing to expand to.
         guard !BuildVariableExpander.containsReference(string) else {
             findings.error(path, key, "\"\(string)\" holds a build variable; an assembled bundle spells out its \(key)")

@@ -81,15 +81,7 @@ struct ExtensionReader {
         findings: inout [ValidationFinding]
     ) -> String? {
         guard let value = attributes[name] else { return nil }
-        guard let string = value.stringValue else {
-            findings.error(path, key, "is \(value.typeName), not a string")
-            return nil
-        }
-        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else {
-            findings.error(path, key, "is empty")
-            return nil
-        }
-        return string
+        return findings.nonEmptyString(value, path: path, key: key)
     }
 
     private func readExtensionPoint(_ attributes: [String: PropertyListValue], path: String, into candidate: inout ExtensionCandidate) {

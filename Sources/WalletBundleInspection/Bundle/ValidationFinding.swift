@@ -1,3 +1,6 @@
+import Foundation
+import WalletWire
+
 /// One problem found while loading a bundle, pinned to a file and a manifest key.
 ///
 /// Its ``description`` is the line people read, for example:
@@ -5,14 +8,7 @@
 ///     error: /x/Issuer.app/PlugIns/W.appex/Info.plist: NSExtension.NSExtensionPrincipalClass: missing (required for com.apple.PassKit.issuer-provisioning)
 public struct ValidationFinding: Sendable, Hashable, CustomStringConvertible {
     /// How much a finding matters: an error stops the bundle from loading, the others do not.
-    public enum Severity: String, Sendable, Hashable, CaseIterable {
-        /// The bundle cannot be run as it is; it does not load.
-        case error
-        /// The bundle loads, but it would misbehave or be refused on a real device.
-        case warning
-        /// Information about how the host treats the bundle.
-        case note
-    }
+    public typealias Severity = FindingSeverity
 
     /// How much this finding matters.
     public var severity: Severity
@@ -97,6 +93,20 @@ extension Array where Element == ValidationFinding {
 
     mutating func error(_ path: String, _ key: String, _ problem: String) {
         append(ValidationFinding(.error, path: path, key: key, problem: problem))
+    }
+
+    /// `value` as a string with more than white space, or nil with an error at `key` when it
+    /// is another type or empty.
+    mutating func nonEmptyString(_ value: PropertyListValue, path: String, key: String) -> String? {
+        guard let string = value.stringValue else {
+            error(path, key, "is \(value.typeName), not a string")
+            return nil
+        }
+        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else {
+            error(path, key, "is empty")
+            return nil
+        }
+        return string
     }
 
     mutating func warning(_ path: String, _ key: String, _ problem: String) {
