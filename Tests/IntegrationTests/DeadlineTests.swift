@@ -30,6 +30,27 @@ struct DeadlineTests {
         await runner.stop()
     }
 
+    @Test("a missed deadline names the consequence of the point the runner was given, not Wallet's")
+    func consequenceComesFromTheGivenPoint() async throws {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let status = ExtensionMethod(name: WireMethod.status, deadline: .milliseconds(100),
+                                     consequence: DeadlineConsequence("the other host would hide the card"))
+        let point = ExtensionPoint(identifier: WalletExtensionPoint.nonUI, role: .nonUI, methods: [status], memoryLimitBytes: 55 << 20)
+        let (runner, _, _) = try ExampleBundles.runner(appex: appex, point: point, configure: Self.walletStatus)
+        await runner.prewarm()
+        try ExampleBundles.setMode("slow-status 150", appex: appex)
+
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a 150 ms status must miss the 100 ms deadline")
+            return
+        }
+        #expect(error.kind == .deadlineExceeded)
+        #expect(error.message.contains("the other host would hide the card"), "\(error.message)")
+        #expect(!error.message.contains("Wallet would"), "\(error.message)")
+        await runner.stop()
+    }
+
     @Test("a status that takes 50 ms passes")
     func fiftyMillisecondStatusPasses() async throws {
         let appex = try ExampleBundles.testHelper(mode: "normal")
