@@ -32,9 +32,9 @@ let guideIssuerTargets: [Target] = [
 let benchmarkExecutables: [Target] = [
     .executableTarget(name: "BareSwiftProcess", path: "Benchmarks/BareSwiftProcess"),
     .executableTarget(name: "MinimalStatusExt", dependencies: ["WalletExtensionKit"], path: "Benchmarks/MinimalStatusExt"),
-    .executableTarget(name: "HostBench", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletSpawn"],
+    .executableTarget(name: "HostBench", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire", "CWalletSpawn"],
                          path: "Benchmarks/HostBench"),
-    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire"],
+    .executableTarget(name: "DaemonBench", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire"],
                       path: "Benchmarks/DaemonBench"),
 ]
 
@@ -66,23 +66,35 @@ let package = Package(
         .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime"]),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime"]),
+        .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime", "WalletWire"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
-                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime"]),
-        .target(name: "WalletHostCore", dependencies: ["WalletWire", "CWalletSpawn", "CZlib"]),
-        .target(name: "WalletSimulator", dependencies: ["WalletHostCore", "WalletWire"]),
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),
+        // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
+        // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
+        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),
+        // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
+        .target(name: "WalletReports"),
+        // Static inspection of bundles and device builds: manifests, entitlements,
+        // `.ipa`/`.xcarchive`/Mach-O (with zlib), validation reports.
+        .target(name: "WalletBundleInspection", dependencies: ["WalletHostRuntime", "WalletReports", "WalletWire", "CZlib"]),
+        // The conformance engine: checks, profiles, suites and their reports, for any extension point.
+        .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
+        // Apple Wallet: its two extension points and bundle rules, the simulated device, host
+        // services, the add-card flow, entry and request validation, its conformance profile.
+        .target(name: "Wallet", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports", "WalletWire"]),
         // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
         .target(name: "CWalletChaos"),
-        .target(name: "WalletStress", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "CWalletChaos"]),
+        .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",
+                                                     "CWalletChaos"]),
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire"]),
-        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletStress",
-                                                               "WalletDaemon"]),
+        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire"]),
+        .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
+                                                               "WalletWire", "WalletStress", "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -91,15 +103,20 @@ let package = Package(
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletHostCoreTests", dependencies: ["WalletHostCore", "WalletWire", "CWalletSpawn", "WalletTestSupport", "DeviceBuildFixtures"]),
-        .testTarget(name: "WalletSimulatorTests", dependencies: ["WalletSimulator", "WalletHostCore", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        // Inspection against Wallet's points and rules (the Wallet module declares them).
+        .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",
+                                                                        "WalletWire", "WalletTestSupport", "DeviceBuildFixtures"]),
+        .testTarget(name: "WalletReportsTests", dependencies: ["WalletReports"]),
+        .testTarget(name: "WalletTests", dependencies: ["Wallet", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
-        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostCore", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                               "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
-        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostCore", "WalletSimulator", "WalletWire",
+        .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostCore", "WalletSimulator", "WalletWire", "WalletTestSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
+                                                             "WalletWire", "WalletTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

@@ -5,9 +5,10 @@
 // add-card clients against 8 Python issuers through the daemon against 8 in-process add-card
 // commands at once.
 import Foundation
+import Wallet
+import WalletBundleInspection
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
+import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -193,7 +194,7 @@ line("")
 
 // Warm call: the same extension warm in process and through the daemon.
 let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
-let (bundle, _) = BundleLoader().loadExtension(at: appex)
+let (bundle, _) = BundleLoader.wallet.loadExtension(at: appex)
 var configuration = HostConfiguration()
 configuration.idleTimeout = nil
 let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)

@@ -3,7 +3,7 @@
 // reads. What the host adds is measured against these.
 import CWalletSpawn
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

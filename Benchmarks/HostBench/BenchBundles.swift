@@ -1,7 +1,9 @@
 // Bundles for the benchmark-only extensions, made on the fly in a temporary directory (they
 // are not example issuers, so Plists/ has none).
 import Foundation
-import WalletHostCore
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// The `.app` that holds the benchmark extensions; removed by ``removeBenchBundles()``.
@@ -32,7 +34,7 @@ func benchExtension(executable: String, name: String, principalClass: String) th
 
 /// Loads an extension bundle as the host does.
 func descriptor(_ appex: URL) throws -> ExtensionDescriptor {
-    let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+    let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
     guard let bundle else { throw ConfigurationError("cannot load \(appex.path): \(findings)") }
     return ExtensionDescriptor(bundle: bundle, appGroups: [:])
 }

@@ -3,8 +3,8 @@
 // keychain.json) against the same passEntries without it, interleaved, with 1 item in the
 // keychain and with 1,000.
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletWire
 
 /// One warm passEntries, timed as ``timedCall(_:_:_:)``.

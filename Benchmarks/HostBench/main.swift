@@ -7,7 +7,7 @@
 // against a bare Swift+Foundation process. Warm: a status round trip through the host, C and
 // SDK, against a raw one-line pipe echo between two processes.
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 struct Options {

@@ -1,9 +1,9 @@
 import Foundation
-import WalletDaemon
-import WalletHostCore
-import WalletSimulator
-import WalletWire
 import Synchronization
+import Wallet
+import WalletDaemon
+import WalletHostRuntime
+import WalletWire
 
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {

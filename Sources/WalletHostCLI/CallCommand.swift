@@ -1,7 +1,8 @@
 import Foundation
+import Wallet
+import WalletBundleInspection
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
+import WalletHostRuntime
 import WalletWire
 
 /// `wallet-host call APPEX METHOD`: one call, with its result, timings and peak footprint.
@@ -62,7 +63,7 @@ struct CallCommand {
         if !needsOwnProcess, let client = try route.client(state: stateURL) {
             return try await runThroughDaemon(client)
         }
-        let (bundle, findings) = BundleLoader().loadExtension(at: appexURL)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appexURL)
         guard let bundle else {
             let errors = findings.filter { $0.severity == .error }
             throw CommandFailure("cannot load \(appexURL.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Renders a call's outcome for people and for machines. The result is the typed value the

@@ -1,7 +1,8 @@
+import ConformanceEngine
 import Foundation
+import Wallet
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
+import WalletHostRuntime
 
 /// `wallet-host conform APPEX...`: the conformance battery against each extension, every check
 /// reported passed, failed or skipped with its evidence; JUnit XML for CI with `--junit FILE`.

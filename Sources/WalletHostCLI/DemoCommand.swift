@@ -1,6 +1,6 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletWire
 
 /// `wallet-host demo`: the main job on the bundled sample issuer, from a fresh device.

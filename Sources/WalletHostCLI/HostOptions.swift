@@ -1,4 +1,5 @@
-import WalletHostCore
+import Wallet
+import WalletHostRuntime
 
 /// Options every command that runs extensions shares: `--deadline`, `--memory-limit`, `--hang-grace`, `--sandbox`,
 /// `--container-quota`,
@@ -40,7 +41,7 @@ enum HostOptions {
         var configuration = HostConfiguration()
         for text in parsed.values("deadline") {
             do {
-                let (method, deadline) = try HostConfiguration.parseDeadline(text)
+                let (method, deadline) = try HostConfiguration.parseDeadline(text, registry: .wallet)
                 configuration.deadlineOverrides[method] = deadline
             } catch {
                 throw UsageError("\(error)")

@@ -1,6 +1,5 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
 import WalletWire
 
 /// `wallet-host keychain list|add|remove|reset`: the simulated device's keychain, as its

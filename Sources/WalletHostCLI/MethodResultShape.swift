@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// Calls a method with the result type the method table (``WireMethods``) gives it, so a

@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,9 +41,8 @@ enum ReportFile {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var written = 0
             while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                let count = SystemCall.retryingInterrupts { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
                 if count < 0 {
-                    if errno == EINTR { continue }
                     failure = errno
                     return
                 }

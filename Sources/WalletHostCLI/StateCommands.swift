@@ -1,6 +1,6 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
 
 /// `wallet-host passes list|add|remove|reset` and `wallet-host device`.
 struct StateCommands {
@@ -138,7 +138,7 @@ struct StateCommands {
     static func loadApp(_ reference: String, appsDirectory: String?) throws -> AppBundle {
         let url = URL(fileURLWithPath: reference)
         if url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path) {
-            let (app, findings) = BundleLoader().loadApp(at: url)
+            let (app, findings) = BundleLoader.wallet.loadApp(at: url)
             guard let app else {
                 throw CommandFailure("cannot load \(reference):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
             }

@@ -1,6 +1,6 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletStress
 import WalletWire
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import Wallet
+import WalletBundleInspection
 
 /// `wallet-host validate PATH...`: every finding as `severity: path: key: problem`.
 struct ValidateCommand {
@@ -44,7 +45,7 @@ struct ValidateCommand {
     }
 
     func run() throws -> Int32 {
-        let report = BundleLoader().validate(paths: paths, deviceBuildOptions: options)
+        let report = BundleLoader.wallet.validate(paths: paths, deviceBuildOptions: options)
         if let junitURL {
             try ReportFile.write(report.renderJUnit(), to: junitURL, report: "JUnit report")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// `--cpu-share search`: bisects the share of one core below which `status` starts missing its

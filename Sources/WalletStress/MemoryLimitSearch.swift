@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletHostRuntime
 
 /// `--find-memory-limit`: bisects the lowest memory limit under which every call of a short run
 /// of the plan still succeeds (launch included: `RLIMIT_DATA` counts the runtime's own mappings),

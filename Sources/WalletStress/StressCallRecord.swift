@@ -10,7 +10,7 @@ public struct StressCallRecord: Sendable, Equatable {
     /// From the ask to the result or error: what the deadline is measured against.
     public var latencyMilliseconds: Double
     public var deadlineMilliseconds: Double?
-    /// The error's kind (``WalletHostCore/ExtensionCallError/Kind``) when it failed; nil when it succeeded.
+    /// The error's kind (``WalletHostRuntime/ExtensionCallError/Kind``) when it failed; nil when it succeeded.
     public var errorKind: String?
     /// The error's sentence.
     public var message: String?

@@ -1,5 +1,5 @@
 import Synchronization
-import WalletHostCore
+import WalletHostRuntime
 
 /// Counts the host's events during a stress run and passes on everything but the per-call
 /// chatter (`call`, `result`, `service`): at thousands of calls a second the log keeps what a

@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
+import WalletReports
 
 /// The `--html` page of a stress run: for each extension the facts, a latency histogram with the
 /// deadline, latency over time with the injected faults marked, footprint against calls served

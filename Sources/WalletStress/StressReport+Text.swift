@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 
 extension StressReport {
     /// The summary table and the lines under it, as a person reads them after a run.

@@ -1,4 +1,3 @@
-import WalletHostCore
 
 /// The summary of a stress run, as `--json` prints it (docs/STRESS.md is its schema) and as the
 /// table, the thresholds and the page read it.

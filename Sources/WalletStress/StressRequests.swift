@@ -1,5 +1,5 @@
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletWire
 
 /// Calls a method with valid params as Wallet's add-card flow sends them, and reduces the typed

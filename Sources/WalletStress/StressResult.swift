@@ -1,4 +1,4 @@
-import WalletHostCore
+import WalletHostRuntime
 
 /// Everything one stress run measured, before it is summarized (``StressReport``) or drawn
 /// (``StressPage``).

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// One stress run against one extension: callers share a warm process (a fresh one for every

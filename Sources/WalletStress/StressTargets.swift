@@ -1,13 +1,13 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
 
 /// What `wallet-host stress APPEX|APP...` loads: an `.appex` as it is, an `.app` stands for its
 /// non-UI extensions (the UI extension's `authorize` waits on a person, not a deadline).
 public enum StressTargets {
     /// The extension bundles to stress, in the order given.
     /// - Throws: ``StressError`` naming a bundle that does not load or an app without a non-UI extension.
-    public static func resolve(_ urls: [URL], loader: BundleLoader = BundleLoader()) throws -> [ExtensionBundle] {
+    public static func resolve(_ urls: [URL], loader: BundleLoader = BundleLoader.wallet) throws -> [ExtensionBundle] {
         try urls.flatMap { url -> [ExtensionBundle] in
             if url.pathExtension == "app" {
                 let (app, findings) = loader.loadApp(at: url)
@@ -23,7 +23,7 @@ public enum StressTargets {
     }
 
     /// The `.app` an extension sits in (`X.app/PlugIns/Y.appex`), when it does.
-    public static func containingApp(of appex: URL, loader: BundleLoader = BundleLoader()) -> AppBundle? {
+    public static func containingApp(of appex: URL, loader: BundleLoader = BundleLoader.wallet) -> AppBundle? {
         let plugIns = appex.standardizedFileURL.deletingLastPathComponent()
         guard plugIns.lastPathComponent == "PlugIns" else { return nil }
         let app = plugIns.deletingLastPathComponent()
@@ -34,7 +34,7 @@ public enum StressTargets {
     /// Opens each target's containing app once in `device`, as a person would before Wallet lists
     /// the issuer (the app writes its cards into its App Group). An app with no executable has
     /// nothing to run and is left as it is.
-    /// - Throws: ``WalletSimulator/StateError`` when an app cannot be opened.
+    /// - Throws: ``Wallet/StateError`` when an app cannot be opened.
     public static func openContainingApps(of bundles: [ExtensionBundle], in device: SimulatedDevice) throws {
         var opened: Set<String> = []
         for bundle in bundles {

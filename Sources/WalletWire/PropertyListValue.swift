@@ -6,7 +6,7 @@ import FoundationEssentials
 /// in it. It lives here, in the one module both link, so that the SDK does not depend on the
 /// host. Only FoundationEssentials is needed: reading it from a file is either
 /// `PropertyListDecoder` (FoundationEssentials, see `PropertyListValue+Codable.swift`) or, in
-/// the host, `PropertyListSerialization` (full Foundation, an extension in `WalletHostCore`).
+/// the host, `PropertyListSerialization` (full Foundation, an extension in `WalletBundleInspection`).
 public enum PropertyListValue: Sendable, Hashable {
     /// `<string>`
     case string(String)

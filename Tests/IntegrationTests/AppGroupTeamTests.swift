@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 import WalletWire
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletSimulator
+import Wallet
 import WalletTestSupport
 
 /// Several `wallet-host` processes sharing one state directory at once.

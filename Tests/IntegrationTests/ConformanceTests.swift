@@ -1,7 +1,8 @@
+import ConformanceEngine
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 #if canImport(FoundationXML)

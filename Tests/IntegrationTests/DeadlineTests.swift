@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletHostCore
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 
@@ -11,12 +11,7 @@ struct DeadlineTests {
 
     @Test("a status that takes 150 ms misses the 100 ms deadline at once; the late answer is dropped and logged")
     func slowStatusMisses() async throws {
-        let appex = try ExampleBundles.testHelper(mode: "normal")
-        let (runner, events, _) = try ExampleBundles.runner(appex: appex, configure: Self.walletStatus)
-        await runner.prewarm()
-        try ExampleBundles.setMode("slow-status 150", appex: appex)
-
-        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        let (runner, events, outcome) = try await Self.slowStatus()
         let error = try #require(outcome.result.failureValue, "a 150 ms status must miss the 100 ms deadline")
         #expect(error.kind == .deadlineExceeded)
         #expect(error.message.contains("100 ms"))
@@ -25,6 +20,29 @@ struct DeadlineTests {
         #expect(outcome.totalMilliseconds < 180)
         try await waitFor { events.events.contains { $0.kind == .lateCompletion || $0.kind == .cancelAcknowledged } }
         await runner.stop()
+    }
+
+    @Test("a missed deadline names the consequence of the point the runner was given, not Wallet's")
+    func consequenceComesFromTheGivenPoint() async throws {
+        let status = ExtensionMethod(name: WireMethod.status, deadline: .milliseconds(100),
+                                     consequence: DeadlineConsequence("the other host would hide the card"))
+        let point = ExtensionPoint(identifier: WalletExtensionPoint.nonUI, role: .nonUI, methods: [status], memoryLimitBytes: 55 << 20)
+        let (runner, _, outcome) = try await Self.slowStatus(point: point)
+        let error = try #require(outcome.result.failureValue, "a 150 ms status must miss the 100 ms deadline")
+        #expect(error.message.contains("the other host would hide the card"), "\(error.message)")
+        #expect(!error.message.contains("Wallet would"), "\(error.message)")
+        await runner.stop()
+    }
+
+    /// The helper's runner, warmed up, then asked for a status it answers in 150 ms.
+    /// - Parameter point: The extension point to run it as; the bundle's (Wallet's) when nil.
+    private static func slowStatus(point: ExtensionPoint? = nil) async throws
+        -> (ExtensionRunner, EventCollector, CallOutcome<StatusResult>) {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let (runner, events, _) = try ExampleBundles.runner(appex: appex, point: point, configure: walletStatus)
+        await runner.prewarm()
+        try ExampleBundles.setMode("slow-status 150", appex: appex)
+        return (runner, events, await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self))
     }
 
     @Test("a status that takes 50 ms passes")

@@ -1,16 +1,18 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 
 /// Example bundles run through the host's own supervisor, for tests that look inside it.
 extension ExampleBundles {
     /// A runner for an `.appex`, with a fresh state directory and an event collector.
-    static func runner(appex: URL, configure: (inout HostConfiguration) -> Void = { _ in })
+    /// - Parameter point: The extension point to run it as, in place of the one its bundle names.
+    static func runner(appex: URL, point: ExtensionPoint? = nil, configure: (inout HostConfiguration) -> Void = { _ in })
         throws -> (ExtensionRunner, EventCollector, StateDirectory) {
-        let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
         guard let bundle else {
             throw BundleLoadFailure(description: findings.map(\.description).joined(separator: "\n"))
         }
@@ -26,8 +28,9 @@ extension ExampleBundles {
         // Wallet's 100 ms. Tests about the status deadline set it back explicitly.
         configuration.deadlineOverrides[WireMethod.status] = .seconds(5)
         configure(&configuration)
-        let descriptor = ExtensionDescriptor(bundle: bundle,
+        var descriptor = ExtensionDescriptor(bundle: bundle,
                                              appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
+        if let point { descriptor.point = point }
         return (ExtensionRunner(descriptor: descriptor, configuration: configuration), events, state)
     }
 }

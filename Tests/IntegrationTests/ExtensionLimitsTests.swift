@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletHostCore
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 #if canImport(Glibc)

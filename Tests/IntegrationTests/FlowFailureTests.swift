@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 
@@ -17,7 +18,7 @@ struct FlowFailureTests {
         init(mode: String) throws {
             appex = try ExampleBundles.testHelper(mode: mode)
             let appURL = appex.deletingLastPathComponent().deletingLastPathComponent()
-            let (app, findings) = BundleLoader().loadApp(at: appURL)
+            let (app, findings) = BundleLoader.wallet.loadApp(at: appURL)
             installed = InstalledApps(apps: [try #require(app, "\(findings)")])
             device = SimulatedDevice(state: StateDirectory(url: FileManager.default.temporaryDirectory
                 .appendingPathComponent("wallet-host-flow-\(UUID().uuidString)")))

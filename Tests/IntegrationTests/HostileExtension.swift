@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 
@@ -43,7 +44,7 @@ struct KeychainSharingTests {
 
     /// Runs the extension's passEntries on `device` and returns its first entry's card details.
     static func cardDetails(_ appex: URL, device: SimulatedDevice) async throws -> [String: String] {
-        let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
         let loaded = try #require(bundle, "\(findings)")
         var configuration = HostConfiguration()
         configuration.services = DeviceServices(device: device)
@@ -104,7 +105,7 @@ struct KeychainSharingTests {
         let thief = try Self.helper(mode: "keychain-read", appIdentifier: "com.example.otherbank",
                                     extensionIdentifier: "com.example.otherbank.TestHelperExt", team: "ZZZZZ99999",
                                     keychainGroups: [Self.sharedGroup])
-        let (bundle, findings) = BundleLoader().loadExtension(at: thief)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: thief)
         #expect(bundle == nil)
         #expect(findings.contains { $0.severity == .error && $0.key == "keychain-access-groups[0]"
                                         && $0.problem.contains("does not start with the bundle's team prefix \"ZZZZZ99999.\"") },

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WalletHostCore
 import WalletTestSupport
 import WalletWire
 

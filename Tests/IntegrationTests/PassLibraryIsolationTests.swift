@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
 import WalletTestSupport
 import WalletWire
 
@@ -72,7 +72,7 @@ struct PythonIssuerTests {
         let app: AppBundle
 
         init(openApp: Bool = true) throws {
-            let (app, findings) = BundleLoader().loadApp(at: ExampleBundles.pythonIssuerApp)
+            let (app, findings) = BundleLoader.wallet.loadApp(at: ExampleBundles.pythonIssuerApp)
             installed = InstalledApps(apps: [try #require(app, "\(findings)")])
             self.app = installed.apps[0]
             device = SimulatedDevice(state: StateDirectory(url: PythonIssuerTests.freshState()))

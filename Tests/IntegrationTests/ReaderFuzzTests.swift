@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WalletHostCore
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +20,7 @@ struct ManyDescriptorsTests {
             try #require(fd >= 0)
             held.append(fd)
         }
-        let (bundle, _) = BundleLoader().loadExtension(at: ExampleBundles.testHelperAppex)
+        let (bundle, _) = BundleLoader.wallet.loadExtension(at: ExampleBundles.testHelperAppex)
         let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: try #require(bundle), appGroups: [:]),
                                      configuration: HostConfiguration())
         let handshake = await runner.prewarm()

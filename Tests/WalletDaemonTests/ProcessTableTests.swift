@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletHostCore
 @testable import WalletDaemon
+import WalletHostRuntime
 
 /// The `ps` table kept from events alone.
 @Suite struct ProcessTableTests {

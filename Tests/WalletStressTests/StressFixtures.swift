@@ -1,5 +1,6 @@
 import Foundation
-import WalletHostCore
+import Wallet
+import WalletHostRuntime
 @testable import WalletStress
 import WalletWire
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletStress
 import WalletTestSupport
 import WalletWire
@@ -12,7 +13,7 @@ enum StressRunHarness {
     /// (status gets `statusDeadline`, since other suites may be building while these run).
     static func helper(mode: String, statusDeadline: Duration = .seconds(5)) throws -> (ExtensionDescriptor, HostConfiguration) {
         let appex = try ExampleBundles.testHelper(mode: mode)
-        let (bundle, findings) = BundleLoader().loadExtension(at: appex)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
         let loaded = try #require(bundle, "\(findings)")
         let state = StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-stress-state"))
         var configuration = HostConfiguration()

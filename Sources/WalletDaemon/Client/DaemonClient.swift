@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -100,8 +101,7 @@ public final class DaemonClient {
     /// The next line from the daemon, or nil at end of input.
     private func readLine() throws -> Data? {
         while lines.isEmpty {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { bytes in SystemCall.retryingInterrupts { recv(fd, bytes.baseAddress, bytes.count, 0) } }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 throw DaemonError("no answer from the daemon at \(socketPath) in time")
             }

@@ -1,6 +1,7 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// The user agent of a flow started through the daemon: the UI extension's `ui.prompt` and

@@ -1,6 +1,6 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletHostRuntime
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
 public enum DaemonAPI {

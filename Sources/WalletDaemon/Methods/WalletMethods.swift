@@ -1,6 +1,7 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 import WalletWire
 
 /// The client API's methods that need nothing from the CLI: host status and shutdown, apps,
@@ -108,7 +109,7 @@ public struct WalletMethods: Sendable {
         let installed = await pool.installed
         let app: AppBundle
         if params.app.hasSuffix(".app") || params.app.hasPrefix("/") {
-            let (loaded, findings) = BundleLoader().loadApp(at: URL(fileURLWithPath: params.app))
+            let (loaded, findings) = BundleLoader.wallet.loadApp(at: URL(fileURLWithPath: params.app))
             guard let loaded else {
                 throw DaemonError("cannot load \(params.app):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
             }

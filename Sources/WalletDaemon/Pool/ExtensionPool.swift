@@ -1,6 +1,7 @@
 import Foundation
-import WalletHostCore
-import WalletSimulator
+import Wallet
+import WalletBundleInspection
+import WalletHostRuntime
 
 /// The daemon's extension processes: one warm ``ExtensionRunner`` per extension bundle, shared
 /// by every client; with keep-warm, every installed issuer's non-UI extension launched at start
@@ -56,7 +57,7 @@ public actor ExtensionPool {
             entries[key] = nil
             retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
         }
-        let (bundle, findings) = BundleLoader().loadExtension(at: url)
+        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: url)
         guard let bundle else {
             let errors = findings.filter { $0.severity == .error }
             throw DaemonError("cannot load \(url.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostCore
+import WalletHostRuntime
 
 /// What `wallet-host ps` shows, kept from the event stream alone: one row per extension
 /// (bundle identifier), its current process, and counts over every process it had.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -94,7 +94,7 @@ public final class DaemonServer: Sendable {
             var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeAccept.read, events: Int16(POLLIN), revents: 0)]
             while true {
-                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
+                guard SystemCall.poll(&descriptors, timeoutMilliseconds: -1) >= 0 else { break }
                 if descriptors[1].revents != 0 || isDraining { break }
                 if descriptors[0].revents != 0, let fd = UnixSocket.accept(listener) { admit(fd) }
             }

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WalletHostCore
+import WalletHostRuntime
 
 /// The daemon's event sink: every event goes to the event log, into the ``ProcessTable``, to
 /// the clients subscribed to it (through their bounded queues, never blocking the extension's

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -101,9 +102,10 @@ public final class LineChannel: Sendable {
         var failed = false
         line.withUnsafeBytes { buffer in
             while written < buffer.count {
-                let count = Glibc.send(fd, buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                let count = SystemCall.retryingInterrupts {
+                    Glibc.send(fd, buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if count > 0 { written += count; continue }
-                if count < 0 && errno == EINTR { continue }
                 failed = count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
                 break
             }
@@ -164,8 +166,7 @@ public final class LineChannel: Sendable {
         var framer = LineFramer(maximumLineBytes: limits.maximumLineBytes)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         reading: while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { bytes in SystemCall.retryingInterrupts { recv(fd, bytes.baseAddress, bytes.count, 0) } }
             if count <= 0 { break }
             let frames = buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             for frame in frames {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,9 +19,8 @@ public final class DaemonLock: Sendable {
         url = stateDirectory.appendingPathComponent("wallet-host.pid")
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw DaemonError("cannot open \(url.path): \(DaemonError.reason())") }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if SystemCall.retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
             let code = errno
-            if code == EINTR { continue }
             let holder = Self.pid(in: fd)
             close(fd)
             if code == EWOULDBLOCK {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,25 +42,24 @@ public enum UnixSocket {
         var address = try self.address(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw DaemonError("cannot create a socket: \(DaemonError.reason())") }
-        while true {
-            let result = withUnsafePointer(to: &address) {
+        let result = SystemCall.retryingInterrupts {
+            withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            if result == 0 { return fd }
-            let code = errno
-            if code == EINTR { continue }
-            close(fd)
-            var error = DaemonError("cannot connect to \(path): \(DaemonError.reason(code))")
-            error.isNobodyListening = [ENOENT, ECONNREFUSED, ENOTSOCK].contains(code)
-            throw error
         }
+        if result == 0 { return fd }
+        let code = errno
+        close(fd)
+        var error = DaemonError("cannot connect to \(path): \(DaemonError.reason(code))")
+        error.isNobodyListening = [ENOENT, ECONNREFUSED, ENOTSOCK].contains(code)
+        throw error
     }
 
     /// The next client of a listening socket, or nil when none is waiting (another process
     /// sharing the listener took it) or the listener is closed.
     public static func accept(_ listener: Int32) -> Int32? {
         while true {
-            let fd = Glibc.accept(listener, nil, nil)
+            let fd = SystemCall.retryingInterrupts { Glibc.accept(listener, nil, nil) }
             if fd >= 0 {
                 // Extensions are spawned with every other descriptor closed; this keeps the
                 // socket out of anything else the daemon might exec.
@@ -67,7 +67,6 @@ public enum UnixSocket {
                 return fd
             }
             switch errno {
-            case EINTR: continue
             case ECONNABORTED, EPROTO, EAGAIN: return nil
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                 // Out of descriptors: wait for a client to leave rather than spin.
@@ -99,11 +98,8 @@ public enum UnixSocket {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
+                let written = SystemCall.retryingInterrupts { send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
+                if written < 0 { return false }
                 offset += written
             }
             return true

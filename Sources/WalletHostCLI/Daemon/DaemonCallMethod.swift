@@ -1,6 +1,6 @@
 import Foundation
 import WalletDaemon
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// `extension.call`, the client API's one call: the daemon's warm process for the `.appex`

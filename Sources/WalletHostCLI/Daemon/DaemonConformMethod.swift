@@ -1,7 +1,7 @@
+import ConformanceEngine
 import Foundation
+import Wallet
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
 
 /// `extension.conform`: `wallet-host conform --state DIR` on the daemon serving DIR. Each
 /// extension's report comes as a `conform.report` notification as soon as its checks ran; the

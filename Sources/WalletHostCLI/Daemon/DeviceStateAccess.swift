@@ -1,7 +1,6 @@
 import Foundation
+import Wallet
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
 import WalletWire
 
 /// Where `passes`, `device` and `app open` read and change the simulated device: the state

@@ -1,6 +1,6 @@
 import Foundation
 import WalletDaemon
-import WalletHostCore
+import WalletHostRuntime
 import WalletWire
 
 /// `wallet-host ps`: the daemon's extensions, like `docker ps`.

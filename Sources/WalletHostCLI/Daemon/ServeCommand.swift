@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Wallet
 import WalletDaemon
-import WalletHostCore
-import WalletSimulator
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,0 +1,96 @@
+import Foundation
+import WalletBundleInspection
+import WalletHostRuntime
+import WalletWire
+
+/// The issuer apps installed on the simulated device: the `.app` bundles in a directory.
+public struct InstalledApps: Sendable {
+    public var apps: [AppBundle]
+    /// Findings from loading them; an app with an error finding is not installed.
+    public var findings: [ValidationFinding]
+
+    /// Loads every `.app` in `directory`; a broken bundle is reported and skipped, never fatal.
+    public init(directory: URL, loader: BundleLoader = BundleLoader.wallet) {
+        let loaded = loader.loadApps(in: directory)
+        apps = loaded.apps
+        findings = loaded.findings
+    }
+
+    public init(apps: [AppBundle], findings: [ValidationFinding] = []) {
+        self.apps = apps
+        self.findings = findings
+    }
+
+    /// The app with this bundle identifier or bundle name ("SampleIssuer").
+    public func app(named name: String) -> AppBundle? {
+        apps.first { $0.bundleIdentifier == name || $0.name == name || $0.url.lastPathComponent == name }
+    }
+}
+
+/// Opens containing apps: runs the app's executable under the host's spawn rules with its
+/// App Group containers, and records that it was opened at least once (Wallet lists an issuer
+/// only after that, because the app writes its cards into the App Group when the user logs in).
+///
+/// The app is third-party code like its extensions and runs in the same sandbox: it sees its
+/// bundle read-only and its App Group containers read-write, as its extensions' user, so that
+/// what it writes is theirs and a link planted in a container leads nowhere outside it.
+public struct AppLauncher: Sendable {
+    public let device: SimulatedDevice
+    /// The sandbox, as for extensions (`--sandbox`).
+    public var sandbox: SandboxMode
+    /// The sandbox init; nil: beside the running executable.
+    public var sandboxInitPath: String?
+
+    public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
+        self.device = device
+        self.sandbox = sandbox
+        self.sandboxInitPath = sandboxInitPath
+    }
+
+    /// A launcher that sandboxes apps as `configuration` sandboxes extensions.
+    public init(device: SimulatedDevice, configuration: HostConfiguration) {
+        self.init(device: device, sandbox: configuration.sandbox, sandboxInitPath: configuration.sandboxInitPath)
+    }
+
+    /// What opening the app did.
+    public struct Result: Sendable {
+        public var run: ProcessRun
+        public var appGroups: [String: String]
+    }
+
+    /// Runs the app's executable to completion (30 s at most).
+    /// - Throws: ``StateError`` when the app cannot be run or exits unsuccessfully (its stderr is quoted).
+    public func open(_ app: AppBundle, timeout: Duration = .seconds(30)) throws -> Result {
+        guard let executable = app.executableURL else {
+            throw StateError("\(app.url.path): the app has no executable to open")
+        }
+        // Before the app runs: it cannot be recorded as opened in settings that cannot be read.
+        try device.checkStateReadable()
+        let groups = try device.state.appGroupContainers(app.appGroups, team: app.team)
+        var environment = HostConfiguration().baseEnvironment(appGroups: groups)
+        environment[WireEnvironment.containingAppBundleIdentifier] = app.bundleIdentifier
+        var configuration = SpawnConfiguration(executablePath: executable.path, environment: environment,
+                                               workingDirectory: app.url.path, limits: ProcessLimits(dataBytes: nil))
+        if sandbox != .off {
+            configuration.sandbox = SandboxPlan(readOnly: [app.url.path], writable: Array(groups.values), environment: environment,
+                                                initPath: sandboxInitPath ?? SandboxPlan.defaultInitPath)
+            configuration.sandboxRequired = sandbox == .required
+        }
+        let run: ProcessRun
+        do {
+            try AppGroupPreferences.prepare(appGroups: groups)
+            run = try ProcessRun.run(configuration, timeout: timeout)
+        } catch {
+            throw StateError("cannot open \(app.name): \(error)")
+        }
+        guard run.status == .exited(0), !run.timedOut else {
+            let reason = run.timedOut ? "did not finish within \(timeout)" : "\(run.status)"
+            let last = run.stderrLines.last.map { "; stderr: \($0)" } ?? ""
+            throw StateError("\(app.name) \(reason)\(last)")
+        }
+        try device.updateSettings { settings in
+            if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
+        }
+        return Result(run: run, appGroups: groups)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import WalletHostRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The state directory as an atomic JSON store: reads that tell "missing" from "unreadable",
+// and updates made under an exclusive lock, written to a temporary file, synced and renamed.
+
+extension StateDirectory {
+    /// Reads a JSON file, or returns `empty` when there is no file at that path at all.
+    /// - Throws: ``StateError`` naming the file when something is there but cannot be read
+    ///   (a directory, no permission, a dangling symbolic link) or decoded.
+    public func read<Value: Decodable>(_ type: Value.Type, from file: URL, empty: Value) throws -> Value {
+        let data: Data
+        switch StateFileReader.contents(of: file) {
+        case .missing:
+            return empty
+        case .unreadable(let reason):
+            throw StateError("cannot read \(role(of: file)) \(file.path): \(reason)")
+        case .contents(let contents):
+            data = contents
+        }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(type, from: data)
+        } catch {
+            throw StateError("cannot read \(role(of: file)) \(file.path): \(Self.decodingProblem(error))")
+        }
+    }
+
+    /// Reads, changes and writes a JSON file under the directory's lock, atomically. Temporary
+    /// files that a killed writer left behind are removed first.
+    /// - Throws: ``StateError`` naming the file on any failure; the old contents stay intact.
+    public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value,
+                                       _ change: (inout Value) throws -> Void) throws {
+        try prepareDirectory()
+        try withExclusiveLock {
+            removeStaleTemporaryFiles()
+            var value = try read(type, from: file, empty: empty)
+            try change(&value)
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data: Data
+            do {
+                data = try encoder.encode(value)
+            } catch {
+                throw StateError("cannot write \(role(of: file)) \(file.path): \(error)")
+            }
+            try writeAtomically(data, to: file)
+        }
+    }
+
+    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        guard fd >= 0 else {
+            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
+        }
+        defer { close(fd) }
+        Self.tighten(fd, to: Self.fileMode)
+        guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else {
+            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    // Temporary files
+
+    /// Whether `name` is one of ``writeAtomically(_:to:)``'s temporary files: `.<file>.<pid>.<random>.tmp`.
+    static func isTemporaryFileName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return false }
+        return parts.suffix(2).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// Removes every temporary file of an atomic write. Call only under the exclusive lock:
+    /// every write holds it from creating its temporary file to renaming it, so whatever is
+    /// left here belongs to a writer that was killed (SIGKILL, power loss) mid-write.
+    private func removeStaleTemporaryFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
+        for name in names where Self.isTemporaryFileName(name) {
+            unlink(url.appendingPathComponent(name).path)
+        }
+    }
+
+    /// Writes `data` to a temporary sibling, fsyncs it, renames it over `file`, fsyncs the directory.
+    private func writeAtomically(_ data: Data, to file: URL) throws {
+        let directory = file.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let failure: (String) -> StateError = { StateError("cannot write \(role(of: file)) \(file.path): \($0)") }
+        // A new file, renamed over the old: whatever mode the old one had, the new one is 0600.
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.fileMode)
+        guard fd >= 0 else { throw failure("cannot create \(temporary.lastPathComponent): \(Self.errnoReason())") }
+        var problem: String?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = SystemCall.retryingInterrupts { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+                if written < 0 {
+                    problem = Self.errnoReason()
+                    return
+                }
+                offset += written
+            }
+        }
+        if problem == nil, fsync(fd) != 0 { problem = Self.errnoReason() }
+        close(fd)
+        if let problem {
+            unlink(temporary.path)
+            throw failure(problem)
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = Self.errnoReason()
+            unlink(temporary.path)
+            throw failure(reason)
+        }
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+}
+
+/// Reads a state file with system calls, telling "nothing there" apart from "something there
+/// that cannot be read": only the first may be taken as an empty file.
+enum StateFileReader {
+    enum Outcome {
+        case missing
+        case unreadable(String)
+        case contents(Data)
+    }
+
+    static func contents(of file: URL) -> Outcome {
+        let fd = SystemCall.retryingInterrupts { open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else {
+            let code = errno
+            guard code == ENOENT else { return .unreadable(reason(code)) }
+            // ENOENT also comes from a symbolic link to nothing: something is there.
+            var status = stat()
+            if lstat(file.path, &status) == 0 { return .unreadable("it is a symbolic link to a file that does not exist") }
+            return .missing
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return .unreadable(reason(errno)) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .unreadable("it is a directory")
+        default: return .unreadable("it is not a regular file")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in SystemCall.retryingInterrupts { read(fd, bytes.baseAddress!, bytes.count) } }
+            if count < 0 {
+                return .unreadable(reason(errno))
+            }
+            if count == 0 { return .contents(data) }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: return "permission denied"
+        case ELOOP: return "it is a symbolic link that loops"
+        case ENOTDIR: return "a part of its path is not a directory"
+        case EISDIR: return "it is a directory"
+        default: return StateDirectory.errnoReason(code)
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import WalletWire
+
+/// Runs one extension under Wallet's rules: launches its process on first use (or ``prewarm()``),
+/// keeps it warm across calls, relaunches it after a crash, a memory kill or a hang, and stops
+/// it when idle. Every call gets a deadline measured from the ask, launch included.
+public actor ExtensionRunner {
+    public nonisolated let descriptor: ExtensionDescriptor
+    public nonisolated let configuration: HostConfiguration
+
+    /// Where the runner's process is in its life.
+    private enum ProcessState {
+        /// No process: the next call launches one.
+        case stopped
+        /// A process is running; its handshake may still be under way.
+        case running(Launch)
+    }
+
+    private var process = ProcessState.stopped
+    private var callsInFlight = 0
+    private var lastCallEnded = ContinuousClock.now
+    private var idleWatcher: Task<Void, Never>?
+    /// The container quota's watch of each running process, by pid.
+    private var quotaWatches: [Int32: UInt64] = [:]
+    /// Processes launched so far (for reports and tests).
+    public private(set) var launchCount = 0
+
+    /// The environment every launch gets, built once (reading the host's environment and
+    /// encoding the App Groups cost a launch about 0.15 ms).
+    private nonisolated let launchEnvironment: [String: String]
+    /// What the process may see, unless the sandbox is off.
+    private nonisolated let sandboxPlan: SandboxPlan?
+
+    public init(descriptor: ExtensionDescriptor, configuration: HostConfiguration) {
+        self.descriptor = descriptor
+        self.configuration = configuration
+        launchEnvironment = Self.environment(descriptor: descriptor, configuration: configuration)
+        var plan = configuration.sandbox == .off ? nil : SandboxPlan(
+            readOnly: [descriptor.bundlePath], writable: Array(descriptor.appGroups.values), environment: launchEnvironment,
+            initPath: configuration.sandboxInitPath ?? SandboxPlan.defaultInitPath)
+        plan?.reusesRoot = configuration.sandboxReusesRoot
+        sandboxPlan = plan
+    }
+
+    /// The warm process's pid, if one is running.
+    public var pid: Int32? {
+        guard case .running(let launch) = process, !launch.connection.hasExited else { return nil }
+        return launch.connection.pid
+    }
+
+    /// The handshake result of the running process, once it completed.
+    public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
+        guard case .running(let launch) = process else { return nil }
+        return await launch.handshake.value
+    }
+
+    /// Launches the process now so that the next call is warm.
+    /// - Returns: the handshake result.
+    @discardableResult
+    public func prewarm() async -> Result<InitializeResult, ExtensionCallError> {
+        switch launchIfNeeded() {
+        case .failure(let error): return .failure(error)
+        case .success(let (launch, _)): return await launch.handshake.value
+        }
+    }
+
+    /// Calls `method` and decodes its result as `resultType`.
+    ///
+    /// The deadline is the point's (or the configuration's override), counted from now,
+    /// including launch when the process is cold. A result of the wrong shape is a
+    /// ``ExtensionCallError/Kind/protocolViolation`` naming the bad key.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type
+    ) async -> CallOutcome<Result> {
+        await call(method, params: params, resultType: resultType,
+                   deadline: configuration.deadline(for: method, at: descriptor.point))
+    }
+
+    /// Calls `method` with this call's own deadline instead of the configured one.
+    ///
+    /// For tools that probe an extension (the conformance suite): a deadline of zero cancels
+    /// the call as soon as it is sent, a longer one gives a slow method room while other calls
+    /// on the same process keep Wallet's deadlines.
+    /// - Parameters:
+    ///   - deadline: Counted from now, launch included when the process is cold; nil for none.
+    /// - Returns: The outcome, as ``call(_:params:resultType:)`` reports it.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type, deadline: Duration?
+    ) async -> CallOutcome<Result> {
+        let askedAt = ContinuousClock.now
+        let deadline = deadline.map { askedAt + $0 }
+        callsInFlight += 1
+        defer {
+            callsInFlight -= 1
+            scheduleIdleStop()
+        }
+        let launch: Launch
+        let launchedNow: Bool
+        switch launchIfNeeded() {
+        case .failure(let error):
+            return CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
+                               callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
+                               peakFootprintBytes: nil, pid: nil)
+        case .success(let (value, launched)):
+            launch = value
+            launchedNow = launched
+        }
+        let connection = launch.connection
+        let reply = await connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
+        let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
+            do {
+                return .success(try WireCodec().result(resultType, from: line))
+            } catch {
+                return .failure(.protocolViolation("\(descriptor.executableName) answered \(method) with \(error)"))
+            }
+        }.mapError { error in
+            if error.kind == .extensionError, error.code == RPCErrorCode.methodNotFound {
+                return ExtensionCallError(.notImplemented, code: error.code,
+                                          message: "\(descriptor.executableName) does not implement \(method): \(error.message)",
+                                          diagnostics: error.diagnostics)
+            }
+            return error
+        }
+        let callMilliseconds = reply.sentAt.map { (reply.finishedAt - $0).milliseconds } ?? 0
+        return CallOutcome(method: method, result: decoded,
+                           launchMilliseconds: launchedNow ? launch.handshakeMilliseconds : nil,
+                           launchedProcess: launchedNow, callMilliseconds: callMilliseconds,
+                           totalMilliseconds: (reply.finishedAt - askedAt).milliseconds,
+                           peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
+    }
+
+    /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.
+    /// - Parameter reason: why, in the caller's words, for the event log and the exit report.
+    /// - Returns: how it ended, or nil when nothing was running.
+    @discardableResult
+    public func stop(reason: String = "host stop") async -> ExtensionExit? {
+        await stop(.requested(reason))
+    }
+
+    private func stop(_ reason: StopReason) async -> ExtensionExit? {
+        guard case .running(let launch) = process else { return nil }
+        process = .stopped
+        return await launch.connection.stop(reason, teardown: configuration.teardown)
+    }
+
+    // MARK: Launch
+
+    /// A running process and its handshake.
+    private struct Launch: Sendable {
+        var connection: ExtensionConnection
+        var handshake: Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>
+
+        /// Spawn to `initialize` answer, once the handshake succeeded. The session notes it on
+        /// the I/O thread as it opens the gate, so a call queued behind the handshake always
+        /// finds it, whichever of the two resumes first.
+        var handshakeMilliseconds: Double? {
+            connection.session.handshakeCompletedAt.map { ($0 - connection.launchedAt).milliseconds }
+        }
+    }
+
+    /// The running process, or a new one. A process the host is stopping (hung, beyond repair)
+    /// finishes dying on its own; the call gets a fresh one.
+    /// - Returns: the launch, and whether this call started it.
+    private func launchIfNeeded() -> Swift.Result<(Launch, Bool), ExtensionCallError> {
+        if case .running(let launch) = process, !launch.connection.isStoppingOrExited {
+            return .success((launch, false))
+        }
+        process = .stopped
+        let point = descriptor.point
+        let memoryLimit = configuration.memoryLimit(at: point)
+        // Before the spawn: the child moves itself into the groups before it runs anything.
+        let controlGroup = ExtensionControlGroup.make(executableName: descriptor.executableName, memoryLimitBytes: memoryLimit,
+                                                      mode: configuration.controlGroups)
+        let processContext = ProcessSupervisor.Context(
+            bundleIdentifier: descriptor.bundleIdentifier, executableName: descriptor.executableName,
+            memoryLimitBytes: memoryLimit, sampleInterval: configuration.sampleInterval,
+            outputLimit: configuration.outputLimit, events: configuration.events, controlGroup: controlGroup)
+        let sessionContext = RPCSession.Context(
+            bundleIdentifier: descriptor.bundleIdentifier,
+            containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier.isEmpty ? nil : descriptor.containingAppBundleIdentifier,
+            keychainAccessGroups: descriptor.keychainAccessGroups, team: descriptor.team,
+            executableName: descriptor.executableName,
+            point: point, hangGrace: configuration.hangGrace,
+            violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
+            events: configuration.events, services: configuration.services)
+        var limits = ProcessLimits(dataBytes: memoryLimit)
+        limits.fileBytes = configuration.containerQuotaBytes
+        // The pids group bounds this extension's tasks; a limit per user would bound every
+        // extension of a root host together (they all run as one user).
+        if controlGroup != nil { limits.processes = nil }
+        if let processes = configuration.processLimitOverride {
+            limits.processes = processes
+            limits.processesInOwnUserNamespace = processes
+        }
+        var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
+                                       workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
+        spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
+        spawn.sandboxRequired = configuration.sandbox == .required
+        let connection: ExtensionConnection
+        do {
+            // Before every launch: a link the last run planted in a container fails this one.
+            try AppGroupPreferences.prepare(appGroups: descriptor.appGroups)
+            connection = try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
+                                                 abandonTeardown: configuration.abandonTeardown) { [weak self] exit in
+                guard let self else { return }
+                Task { await self.processEnded(pid: exit.pid) }
+            }
+        } catch {
+            let reason = LaunchFailure.explain(error, executablePath: descriptor.executablePath)
+            configuration.events.record(HostEvent(.spawnFailed(HostEvent.SpawnFailed(executablePath: descriptor.executablePath,
+                                                                                     reason: reason)),
+                                                  bundleIdentifier: descriptor.bundleIdentifier))
+            return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.launchFailed, message: reason))
+        }
+        launchCount += 1
+        configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
+                                                                     milliseconds: (.now - connection.launchedAt).milliseconds,
+                                                                     sandboxed: connection.sandboxed,
+                                                                     unsandboxedReason: connection.sandboxed ? nil
+                                                                         : connection.unsandboxedReason ?? "--sandbox off")),
+                                              bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
+        watchContainerQuota(of: connection)
+        let handshake = Task { await self.performHandshake(connection) }
+        let launch = Launch(connection: connection, handshake: handshake)
+        process = .running(launch)
+        return .success((launch, true))
+    }
+
+    private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
+        let point = descriptor.point
+        var deadlines: [String: Int] = [:]
+        for method in point.methods {
+            if let deadline = configuration.deadline(for: method.name, at: point) {
+                deadlines[method.name] = Int(deadline.milliseconds.rounded())
+            }
+        }
+        let params = InitializeParams(extensionPoint: point.identifier, principalClass: descriptor.principalClass,
+                                      bundleIdentifier: descriptor.bundleIdentifier,
+                                      containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier,
+                                      appGroups: descriptor.appGroups, memoryLimitBytes: configuration.memoryLimit(at: point),
+                                      deadlines: deadlines)
+        let reply = await connection.call(method: WireMethod.initialize, params: params, askedAt: connection.launchedAt,
+                                          deadline: connection.launchedAt + configuration.handshakeTimeout, gated: false)
+        let result = HandshakeOutcome.interpret(reply.outcome, executable: descriptor.executableName)
+        let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
+        let bundleIdentifier = descriptor.bundleIdentifier
+        switch result {
+        case .success(let initialize):
+            configuration.events.record(HostEvent(.handshake(HostEvent.Handshake(
+                milliseconds: elapsed, runtime: "\(initialize.runtime.name) \(initialize.runtime.version)",
+                methods: initialize.methods)), bundleIdentifier: bundleIdentifier, pid: connection.pid))
+            // The session opened the gate when the answer arrived (see RPCSession.finish).
+        case .failure(let error):
+            configuration.events.record(HostEvent(.handshakeFailed(HostEvent.HandshakeFailed(
+                milliseconds: elapsed, reason: HandshakeOutcome.reason(error))),
+                                                  bundleIdentifier: bundleIdentifier, pid: connection.pid))
+            connection.session.failAll(error)
+            if case .running(let launch) = process, launch.connection === connection { process = .stopped }
+            _ = await connection.stop(.handshakeFailed, teardown: configuration.teardown)
+        }
+        return result
+    }
+
+    private static func environment(descriptor: ExtensionDescriptor, configuration: HostConfiguration) -> [String: String] {
+        let memoryLimit = configuration.memoryLimit(at: descriptor.point)
+        var environment = configuration.baseEnvironment(appGroups: descriptor.appGroups)
+        // iOS kills a crashing extension at once; Swift's backtracer would first spend a
+        // noticeable fraction of a second symbolicating. Set SWIFT_BACKTRACE in the host's
+        // environment (it is passed through) to get backtraces in the extension log.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        environment[WireEnvironment.protocolVersion] = String(WireProtocol.version)
+        environment[WireEnvironment.extensionPoint] = descriptor.point.identifier
+        environment[WireEnvironment.bundleIdentifier] = descriptor.bundleIdentifier
+        environment[WireEnvironment.containingAppBundleIdentifier] = descriptor.containingAppBundleIdentifier
+        environment[WireEnvironment.memoryLimitBytes] = String(memoryLimit)
+        return environment
+    }
+
+    /// Stops the process once its App Group containers hold more than the quota; the watch ends
+    /// with the process (``processEnded(pid:)``).
+    private func watchContainerQuota(of connection: ExtensionConnection) {
+        guard let quota = configuration.containerQuotaBytes, !descriptor.appGroups.isEmpty else { return }
+        quotaWatches[connection.pid] = ContainerQuotaWatch.shared.watch(Array(descriptor.appGroups.values),
+                                                                        quotaBytes: quota) { [weak connection] used in
+            connection?.abandon(.containerQuota(usedBytes: used, quotaBytes: quota))
+        }
+    }
+
+    /// The process `pid` was reaped: if it is the runner's, the next call launches a new one.
+
+    private func processEnded(pid: Int32) {
+        if let token = quotaWatches.removeValue(forKey: pid) { ContainerQuotaWatch.shared.stopWatching(token) }
+        if case .running(let launch) = process, launch.connection.pid == pid { process = .stopped }
+    }
+
+    /// Notes the end of a call; one watcher task per runner stops the process once no call
+    /// has ended for `idleTimeout` (a task per call would pile up sleeping tasks on a busy host).
+    private func scheduleIdleStop() {
+        guard let idleTimeout = configuration.idleTimeout, callsInFlight == 0 else { return }
+        lastCallEnded = .now
+        guard idleWatcher == nil else { return }
+        idleWatcher = Task {
+            var wakeAt = ContinuousClock.now + idleTimeout
+            while true {
+                try? await Task.sleep(until: wakeAt)
+                guard let next = await self.stopIfIdle(idleTimeout: idleTimeout) else { return }
+                wakeAt = next
+            }
+        }
+    }
+
+    /// Stops the process if it has been idle long enough; otherwise returns when to look again.
+    private func stopIfIdle(idleTimeout: Duration) async -> ContinuousClock.Instant? {
+        let due = lastCallEnded + idleTimeout
+        if callsInFlight > 0 || ContinuousClock.now < due {
+            return callsInFlight > 0 ? .now + idleTimeout : due
+        }
+        idleWatcher = nil
+        _ = await stop(.idle)
+        return nil
+    }
+}

@@ -1,0 +1,223 @@
+import CWalletSpawn
+import Foundation
+import Synchronization
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a supervised process's I/O thread hands to the protocol layer, on that thread.
+protocol ProcessSupervisorDelegate: AnyObject, Sendable {
+    /// One frame read from fd 4.
+    func supervisor(_ supervisor: ProcessSupervisor, received frame: LineFramer.Frame)
+    /// fd 4 reached its end; `partialLineBytes` were left without a newline.
+    func supervisorResponseChannelClosed(_ supervisor: ProcessSupervisor, partialLineBytes: Int)
+    /// The next moment the delegate needs ``supervisorTimersDue(_:now:)``, and whether calls are
+    /// in flight (the footprint is sampled only then).
+    func supervisorTimerPlan(_ supervisor: ProcessSupervisor) -> (wakeAt: ContinuousClock.Instant?, callsInFlight: Bool)
+    /// Time passed: expire deadlines, declare hangs.
+    func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant)
+    /// A footprint sample taken while calls were in flight.
+    func supervisor(_ supervisor: ProcessSupervisor, sampledFootprint bytes: Int)
+    /// The process was reaped; called once, before exit waiters resume.
+    func supervisor(_ supervisor: ProcessSupervisor, processExited exit: ExtensionExit)
+}
+
+/// The process half of a running extension: it spawns the executable, runs one I/O thread that
+/// reads fd 4, stdout, stderr and the pidfd, writes what the protocol layer queues on fd 3,
+/// captures output into the log, samples the footprint, kills the group over the memory limit,
+/// and reaps. Reaping follows the pidfd, never pipe EOF: a grandchild may hold the pipes open.
+/// It knows nothing of JSON-RPC; fd 4's frames go to its ``ProcessSupervisorDelegate``.
+final class ProcessSupervisor: Sendable {
+    /// Fixed facts about the process.
+    struct Context: Sendable {
+        var bundleIdentifier: String
+        var executableName: String
+        var memoryLimitBytes: Int
+        var sampleInterval: Duration
+        /// What is logged of the process's output at most: lines, and bytes.
+        var outputLimit: OutputLimit
+        var events: any HostEventSink
+        /// The launch's control groups (made before the spawn), if it has them.
+        var controlGroup: ExtensionControlGroup?
+    }
+
+    /// Where the process is in its life.
+    enum Phase: Sendable {
+        case running
+        /// The host began stopping it; it takes no new calls.
+        case stopping(StopReason)
+        case exited(ExtensionExit)
+    }
+
+    struct State {
+        var phase = Phase.running
+        /// Bytes the pipe did not take yet; the I/O thread writes them when fd 3 drains.
+        var outgoing = Data()
+        /// When the I/O thread will look at the timers again at the latest.
+        var plannedWake: ContinuousClock.Instant?
+        var memoryKillFootprint: Int?
+        /// What was counted when the memory limit was crossed (or the kernel killed at the group's limit).
+        var memoryKillUsage: MemoryUsage?
+        var lastFootprint: Int?
+        var exitWaiters = TimedWaiters<ExtensionExit, Void>()
+    }
+
+    let child: ChildProcess
+    let context: Context
+    let launchedAt: ContinuousClock.Instant
+    let state = Mutex(State())
+    let stderrTail = Mutex(StderrTail())
+    let outputLog = Mutex(OutputLog())
+    let wakeup: (read: Int32, write: Int32)
+    /// Everything the extension runs, counted (``ExtensionFootprint``).
+    let footprint: ExtensionFootprint
+    private let exitHandler: @Sendable (ExtensionExit) -> Void
+
+    var pid: Int32 { child.pid }
+    /// Whether the process runs in the sandbox.
+    var sandboxed: Bool { child.sandboxed }
+    /// Why a process meant for the sandbox runs without it.
+    var unsandboxedReason: String? { child.unsandboxedReason }
+
+    /// Spawns the process; its I/O thread starts with ``start(delegate:)``.
+    /// - Parameter onExit: called once, on the I/O thread, after the process was reaped.
+    /// - Throws: ``SpawnError`` when the executable could not be started.
+    init(spawning configuration: SpawnConfiguration, context: Context,
+         onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
+        let launchedAt = ContinuousClock.now
+        let wakeup: (read: Int32, write: Int32)
+        do {
+            wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+        } catch {
+            context.controlGroup?.remove()
+            throw error
+        }
+        do {
+            child = try ChildProcess.spawn(configuration)
+        } catch {
+            SystemCall.close(wakeup.read)
+            SystemCall.close(wakeup.write)
+            context.controlGroup?.remove()
+            throw error
+        }
+        // The child is in its groups (it moved itself before exec).
+        context.controlGroup?.closeProcsDescriptors()
+        self.wakeup = wakeup
+        self.context = context
+        self.launchedAt = launchedAt
+        footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
+                                       controlGroup: context.controlGroup)
+        exitHandler = onExit
+    }
+
+    deinit {
+        SystemCall.close(wakeup.read)
+        SystemCall.close(wakeup.write)
+        child.closeDescriptors()
+    }
+
+    /// Starts the I/O thread, which reports to `delegate` until the process is reaped.
+    /// The thread holds the delegate until then, and no one else does: reading it takes no
+    /// lock on the hot path, and the reference is gone with the thread.
+    func start(delegate: any ProcessSupervisorDelegate) {
+        let thread = Thread { [self] in runLoop(delegate: delegate) }
+        thread.name = "wallet-host.io.\(child.pid)"
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    var phase: Phase { state.withLock { $0.phase } }
+
+    /// How the process ended, once it was reaped.
+    var exit: ExtensionExit? {
+        if case .exited(let exit) = phase { return exit }
+        return nil
+    }
+
+    /// True once the host began stopping the process (or it exited): it takes no new calls.
+    var isStoppingOrExited: Bool {
+        if case .running = phase { return false }
+        return true
+    }
+
+    // MARK: Writing
+
+    /// Writes `line` on fd 3 now, as far as the pipe takes it; the I/O thread writes the rest.
+    /// - Parameter deadline: the deadline of the call the line asks for, if any. The I/O thread
+    ///   is woken only when that deadline comes before its planned wake (or output is left to
+    ///   flush): a call due later needs no wake-up, which keeps a warm round trip to one context
+    ///   switch each way.
+    /// - Returns: false when the process has exited (nothing was written).
+    @discardableResult
+    func write(_ line: Data, deadline: ContinuousClock.Instant? = nil) -> Bool {
+        let (written, needsWake) = state.withLock { state -> (Bool, Bool) in
+            if case .exited = state.phase { return (false, false) }
+            if state.outgoing.isEmpty {
+                let count = (try? line.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) }) ?? line.count
+                if count < line.count { state.outgoing.append(line[(line.startIndex + count)...]) }
+            } else {
+                state.outgoing.append(line)
+            }
+            let dueSooner = deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false
+            return (true, !state.outgoing.isEmpty || dueSooner)
+        }
+        if needsWake { wake() }
+        return written
+    }
+
+    /// Nudges the I/O thread to recompute its timers or flush output.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeup.write, &byte, 1)
+    }
+
+    // MARK: Stopping
+
+    /// Marks the process as stopping for `reason`, so its exit is reported as the host's doing.
+    /// - Returns: false when it was already stopping or had exited.
+    @discardableResult
+    func beginStop(_ reason: StopReason) -> Bool {
+        let began = state.withLock { state -> Bool in
+            guard case .running = state.phase else { return false }
+            state.phase = .stopping(reason)
+            return true
+        }
+        if began { record(.stop(HostEvent.Stop(reason: reason))) }
+        return began
+    }
+
+    /// Sends `signal` to the process group (grandchildren included), with a `kill` event; a
+    /// `SIGKILL` also goes to every other process in the extension's control group (one that
+    /// left the group with `setsid`).
+    func signalGroup(_ signal: Int32) {
+        guard exit == nil else { return }
+        record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.groupLeader)))
+        child.signalGroup(signal)
+        if signal == SIGKILL { context.controlGroup?.killEveryProcess(timeout: .zero) }
+    }
+
+    /// Waits until the process has been reaped, at most `timeout`.
+    /// - Returns: how it ended, or nil when it still runs after `timeout`.
+    func exit(within timeout: Duration) async -> ExtensionExit? {
+        let id = state.withLock { $0.exitWaiters.makeID() }
+        return await TimedWaiters<ExtensionExit, Void>.wait(id: id, within: timeout, begin: { continuation in
+            let ready = state.withLock { state -> ExtensionExit?? in
+                if case .exited(let exit) = state.phase { return .some(exit) }
+                return state.exitWaiters.add(id, condition: (), continuation: continuation) ? .none : .some(nil)
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }, abandon: { [self] id in
+            state.withLock { $0.exitWaiters.abandon(id) }?.resume(returning: nil)
+        })
+    }
+
+    /// The exit handler, run once by the I/O thread after the waiters resumed.
+    func reportExit(_ exit: ExtensionExit) {
+        exitHandler(exit)
+    }
+
+    func record(_ payload: HostEvent.Payload) {
+        context.events.record(HostEvent(payload, bundleIdentifier: context.bundleIdentifier, pid: child.pid))
+    }
+}
