@@ -98,6 +98,10 @@ let package = Package(
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
+        // What the test targets share that needs host types (example runners, the add-card fixture).
+        .target(name: "WalletHostTestSupport", dependencies: ["WalletTestSupport", "WalletHostRuntime", "WalletBundleInspection", "Wallet",
+                                                              "WalletWire"],
+                path: "Tests/WalletHostTestSupport"),
         // Device builds made in code (zip, Mach-O with a code signature, CMS-wrapped profile):
         // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
@@ -111,12 +115,12 @@ let package = Package(
         .testTarget(name: "WalletTests", dependencies: ["Wallet", "WalletHostRuntime", "ConformanceEngine", "WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
-                                                              "WalletTestSupport"]),
+                                                              "WalletTestSupport", "WalletHostTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
-                                                             "WalletWire", "WalletTestSupport"],
+                                                             "WalletWire", "WalletTestSupport", "WalletHostTestSupport"],
                     exclude: ["Fixtures"]),
     ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
 )

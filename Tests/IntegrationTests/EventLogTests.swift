@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 

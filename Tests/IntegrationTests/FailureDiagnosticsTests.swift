@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Wallet
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 

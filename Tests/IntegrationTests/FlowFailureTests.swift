@@ -3,6 +3,7 @@ import Testing
 import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 
@@ -10,39 +11,19 @@ import WalletWire
 /// with a clear reason, and nothing already in the pass library is lost.
 @Suite("Add-card flow failure paths", .serialized, .timeLimit(.minutes(3)))
 struct FlowFailureTests {
-    struct Fixture {
-        let installed: InstalledApps
-        let device: SimulatedDevice
-        let appex: URL
-
-        init(mode: String) throws {
-            appex = try ExampleBundles.testHelper(mode: mode)
-            let appURL = appex.deletingLastPathComponent().deletingLastPathComponent()
-            let (app, findings) = BundleLoader.wallet.loadApp(at: appURL)
-            installed = InstalledApps(apps: [try #require(app, "\(findings)")])
-            device = SimulatedDevice(state: StateDirectory(url: FileManager.default.temporaryDirectory
-                .appendingPathComponent("wallet-host-flow-\(UUID().uuidString)")))
-            _ = try AppLauncher(device: device).open(installed.apps[0])
-            // A card from another issuer that must survive whatever happens.
-            try device.addPass(PassRecord(primaryAccountIdentifier: "OTHER-BANK-1", primaryAccountNumberSuffix: "9999",
-                                          device: .iphone, issuer: "com.example.other"))
-        }
-
-        func run(device kind: DeviceKind = .iphone, configure: (inout HostConfiguration) -> Void = { _ in }) async -> FlowReport {
-            var configuration = HostConfiguration.relaxedStatus
-            configure(&configuration)
-            let flow = AddCardFlow(installed: installed, device: device, configuration: configuration, userAgent: nil)
-            return await flow.run(AddCardOptions(device: kind))
-        }
-
-        var otherBankPassSurvived: Bool {
-            ((try? device.passes()) ?? []).contains { $0.primaryAccountIdentifier == "OTHER-BANK-1" }
-        }
+    /// The test helper in `mode` as the issuer, with a card from another issuer on the device
+    /// that must survive whatever happens.
+    static func fixture(mode: String) throws -> AddCardFixture {
+        let appex = try ExampleBundles.testHelper(mode: mode)
+        let fixture = try AddCardFixture(appAt: appex.deletingLastPathComponent().deletingLastPathComponent())
+        try fixture.device.addPass(PassRecord(primaryAccountIdentifier: "OTHER-BANK-1", primaryAccountNumberSuffix: "9999",
+                                              device: .iphone, issuer: "com.example.other"))
+        return fixture
     }
 
     @Test("the test helper adds its card when it behaves")
     func normalHelperAddsItsCard() async throws {
-        let fixture = try Fixture(mode: "normal")
+        let fixture = try Self.fixture(mode: "normal")
         let report = await fixture.run()
         #expect(report.succeeded, "\(report.failure ?? "")")
         #expect(try fixture.device.passes().contains { $0.primaryAccountIdentifier == "HELPER-0001" && $0.device == .iphone })
@@ -50,7 +31,7 @@ struct FlowFailureTests {
 
     @Test("a status over 100 ms keeps the issuer off Wallet's list, saying so")
     func slowStatus() async throws {
-        let fixture = try Fixture(mode: "slow-status 250")
+        let fixture = try Self.fixture(mode: "slow-status 250")
         let report = await fixture.run { $0.deadlineOverrides[WireMethod.status] = nil }
         #expect(!report.succeeded)
         let issuer = try #require(report.discovery.first)
@@ -62,7 +43,7 @@ struct FlowFailureTests {
 
     @Test("pass entries over their deadline halt the attempt")
     func slowEntries() async throws {
-        let fixture = try Fixture(mode: "slow-entries 800")
+        let fixture = try Self.fixture(mode: "slow-entries 800")
         let report = await fixture.run { $0.deadlineOverrides[WireMethod.passEntries] = .milliseconds(300) }
         #expect(!report.succeeded)
         #expect(report.failure?.contains("passEntries") == true)
@@ -72,7 +53,7 @@ struct FlowFailureTests {
 
     @Test("a request completed with nil is named and the card is not added")
     func nilRequest() async throws {
-        let fixture = try Fixture(mode: "nil-request")
+        let fixture = try Self.fixture(mode: "nil-request")
         let report = await fixture.run()
         #expect(!report.succeeded)
         let card = try #require(report.cards.first)
@@ -84,7 +65,7 @@ struct FlowFailureTests {
 
     @Test("an invalid request names the missing field")
     func badRequest() async throws {
-        let fixture = try Fixture(mode: "bad-request")
+        let fixture = try Self.fixture(mode: "bad-request")
         let report = await fixture.run()
         let card = try #require(report.cards.first)
         #expect(!card.added)
@@ -94,7 +75,7 @@ struct FlowFailureTests {
 
     @Test("an extension killed for memory in the middle of the flow is reported; earlier passes stay")
     func memoryKillMidFlow() async throws {
-        let fixture = try Fixture(mode: "allocate-on-request-mb 80")
+        let fixture = try Self.fixture(mode: "allocate-on-request-mb 80")
         let report = await fixture.run()
         #expect(!report.succeeded)
         let card = try #require(report.cards.first)
@@ -104,12 +85,19 @@ struct FlowFailureTests {
 
     @Test("an entry already in the pass library is reported as the extension's mistake")
     func unfilteredEntry() async throws {
-        let fixture = try Fixture(mode: "normal")
+        let fixture = try Self.fixture(mode: "normal")
         #expect(await fixture.run().succeeded)
         // The helper does not filter: it offers the same card again.
         let again = await fixture.run()
         #expect(!again.succeeded)
         #expect(again.findings.contains { $0.contains("HELPER-0001") || $0.contains("helper-card-0001") })
         #expect(try fixture.device.passes().filter { $0.primaryAccountIdentifier == "HELPER-0001" }.count == 1)
+    }
+}
+
+extension AddCardFixture {
+    /// Whether the other issuer's card that `FlowFailureTests.fixture(mode:)` added is still on the device.
+    var otherBankPassSurvived: Bool {
+        ((try? device.passes()) ?? []).contains { $0.primaryAccountIdentifier == "OTHER-BANK-1" }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 

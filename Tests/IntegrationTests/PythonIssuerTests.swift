@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Wallet
 import WalletBundleInspection
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 
@@ -66,39 +67,13 @@ struct PythonIssuerTests {
     // MARK: The add-card flow
 
     /// A fresh device with the Python issuer installed and, unless told otherwise, opened once.
-    struct Fixture {
-        let installed: InstalledApps
-        let device: SimulatedDevice
-        let app: AppBundle
-
-        init(openApp: Bool = true) throws {
-            let (app, findings) = BundleLoader.wallet.loadApp(at: ExampleBundles.pythonIssuerApp)
-            installed = InstalledApps(apps: [try #require(app, "\(findings)")])
-            self.app = installed.apps[0]
-            device = SimulatedDevice(state: StateDirectory(url: PythonIssuerTests.freshState()))
-            if openApp { _ = try AppLauncher(device: device).open(self.app) }
-        }
-
-        func run(_ script: String, device kind: DeviceKind = .iphone) async throws -> (FlowReport, ScriptedUserAgent) {
-            let agent = try ScriptedUserAgent(data: Data(script.utf8))
-            // A cold Python status takes 40-200 ms on a loaded machine: more than Wallet's 100 ms.
-            let flow = AddCardFlow(installed: installed, device: device, configuration: .relaxedStatus, userAgent: agent)
-            return (await flow.run(AddCardOptions(device: kind)), agent)
-        }
-
-        func status(_ kind: DeviceKind) async -> DiscoveredIssuer? {
-            await AddCardFlow(installed: installed, device: device, configuration: .relaxedStatus, userAgent: nil)
-                .discover(kind).first
-        }
-
-        func passes(on kind: DeviceKind) throws -> [PassRecord] {
-            try device.passes().filter { $0.device == kind }
-        }
+    static func fixture(openApp: Bool = true) throws -> AddCardFixture {
+        try AddCardFixture(appAt: ExampleBundles.pythonIssuerApp, statePrefix: "wallet-host-python", openApp: openApp)
     }
 
     @Test("the right password adds both cards to the iPhone; status then offers only the watch")
     func approveOnIPhone() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, agent) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         #expect(report.succeeded, "\(report.failure ?? "") \(report.findings)")
         #expect(report.authorization == "authorized")
@@ -119,7 +94,7 @@ struct PythonIssuerTests {
 
     @Test("after the iPhone, the watch gets its own passes and then nothing is left to add")
     func watchAfterIPhone() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (iPhone, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         #expect(iPhone.succeeded, "\(iPhone.failure ?? "")")
         let (watch, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#, device: .watch)
@@ -136,7 +111,7 @@ struct PythonIssuerTests {
 
     @Test("a wrong password, then the right one, authorizes")
     func wrongThenRightPassword() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, agent) = try await fixture.run(#"{"answers": [\#(Self.wrongLogin), \#(Self.login)]}"#)
         #expect(report.succeeded, "\(report.failure ?? "")")
         #expect(report.authorization == "authorized")
@@ -147,7 +122,7 @@ struct PythonIssuerTests {
 
     @Test("three wrong passwords cancel; the fourth answer is never asked for")
     func threeWrongPasswords() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, agent) = try await fixture.run(
             #"{"answers": [\#(Self.wrongLogin), \#(Self.wrongLogin), \#(Self.wrongLogin), \#(Self.login)]}"#)
         #expect(!report.succeeded)
@@ -158,7 +133,7 @@ struct PythonIssuerTests {
 
     @Test("a denying user ends the flow and nothing is added")
     func denyingUser() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, _) = try await fixture.run(#"{"answers": [{"action": "Cancel"}]}"#)
         #expect(!report.succeeded)
         #expect(report.authorization == "canceled")
@@ -169,7 +144,7 @@ struct PythonIssuerTests {
 
     @Test("a matching Face ID authorizes without the password")
     func faceID() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, agent) = try await fixture.run(#"{"answers": [{"action": "Use Face ID"}], "biometric": ["match"]}"#)
         #expect(report.succeeded, "\(report.failure ?? "")")
         #expect(agent.unusedBiometricResults == 0)
@@ -177,7 +152,7 @@ struct PythonIssuerTests {
 
     @Test("an app never opened is not listed, with the reason")
     func neverOpened() async throws {
-        let fixture = try Fixture(openApp: false)
+        let fixture = try Self.fixture(openApp: false)
         let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         #expect(!report.succeeded)
         #expect(report.discovery.first?.listed == false)

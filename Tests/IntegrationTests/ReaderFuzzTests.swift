@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import Wallet
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 

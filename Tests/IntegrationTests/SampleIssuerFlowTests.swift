@@ -3,6 +3,7 @@ import Testing
 import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
 
@@ -13,34 +14,13 @@ struct SampleIssuerFlowTests {
     static let wrongLogin = #"{"action": "Log In", "values": {"username": "jappleseed", "password": "nope"}}"#
 
     /// A fresh device with the sample issuer installed and, unless told otherwise, opened once.
-    struct Fixture {
-        let installed: InstalledApps
-        let device: SimulatedDevice
-        let app: AppBundle
-
-        init(openApp: Bool = true) throws {
-            installed = InstalledApps(apps: [try #require(InstalledApps(directory: ExampleBundles.directory).app(named: "SampleIssuer"))])
-            app = installed.apps[0]
-            device = SimulatedDevice(state: StateDirectory(url: FileManager.default.temporaryDirectory
-                .appendingPathComponent("wallet-host-flow-\(UUID().uuidString)")))
-            if openApp { _ = try AppLauncher(device: device).open(app) }
-        }
-
-        func run(_ script: String, device kind: DeviceKind = .iphone,
-                 configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> (FlowReport, ScriptedUserAgent) {
-            let agent = try ScriptedUserAgent(data: Data(script.utf8))
-            var configuration = HostConfiguration()
-            // Many suites share two cores: a cold status may take longer than 100 ms here.
-            configuration.deadlineOverrides[WireMethod.status] = .seconds(5)
-            configure(&configuration)
-            let flow = AddCardFlow(installed: installed, device: device, configuration: configuration, userAgent: agent)
-            return (await flow.run(AddCardOptions(device: kind)), agent)
-        }
+    static func fixture(openApp: Bool = true) throws -> AddCardFixture {
+        try AddCardFixture(app: try #require(InstalledApps(directory: ExampleBundles.directory).app(named: "SampleIssuer")), openApp: openApp)
     }
 
     @Test("an approving user adds every card to the iPhone; status then offers only the watch")
     func approveOnIPhone() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         #expect(report.succeeded, "\(report.failure ?? "")")
         #expect(report.authorization == "authorized")
@@ -48,7 +28,7 @@ struct SampleIssuerFlowTests {
         let passes = try fixture.device.passes()
         #expect(passes.count == 3 && passes.allSatisfy { $0.device == .iphone && $0.issuer == fixture.app.bundleIdentifier })
 
-        let flow = AddCardFlow(installed: fixture.installed, device: fixture.device, configuration: .relaxedStatus, userAgent: nil)
+        let flow = fixture.flow()
         let status = try #require(await flow.discover(.iphone).first?.status)
         #expect(status.passEntriesAvailable == false)
         #expect(status.remotePassEntriesAvailable == true)
@@ -56,13 +36,13 @@ struct SampleIssuerFlowTests {
 
     @Test("after the iPhone, the watch gets its own passes and then nothing is left to add")
     func watchAfterIPhone() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         _ = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         let (watch, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#, device: .watch)
         #expect(watch.succeeded, "\(watch.failure ?? "")")
         #expect(try fixture.device.passes().filter { $0.device == .watch }.count == 3)
 
-        let again = AddCardFlow(installed: fixture.installed, device: fixture.device, configuration: .relaxedStatus, userAgent: nil)
+        let again = fixture.flow()
         let listed = await again.discover(.watch)
         #expect(listed.first?.listed == false)
         #expect(listed.first?.reason?.contains("remotePassEntriesAvailable false") == true)
@@ -70,7 +50,7 @@ struct SampleIssuerFlowTests {
 
     @Test("an unpaired watch is not offered")
     func unpairedWatch() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         try fixture.device.updateSettings { $0.watchPaired = false }
         let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#, device: .watch)
         #expect(!report.succeeded)
@@ -79,7 +59,7 @@ struct SampleIssuerFlowTests {
 
     @Test("a denying user ends the flow and nothing is added")
     func denyingUser() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, _) = try await fixture.run(#"{"answers": [{"action": "Cancel"}]}"#)
         #expect(!report.succeeded)
         #expect(report.authorization == "canceled")
@@ -88,7 +68,7 @@ struct SampleIssuerFlowTests {
 
     @Test("a wrong password, then the right one, authorizes")
     func wrongThenRightPassword() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, agent) = try await fixture.run(#"{"answers": [\#(Self.wrongLogin), \#(Self.login)]}"#)
         #expect(report.succeeded, "\(report.failure ?? "")")
         #expect(agent.unusedAnswers == 0)
@@ -96,20 +76,20 @@ struct SampleIssuerFlowTests {
 
     @Test("a failed Face ID falls back to the password; a matching one authorizes alone")
     func biometrics() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (fallback, agent) = try await fixture.run(
             #"{"answers": [{"action": "Use Face ID"}, \#(Self.login)], "biometric": ["nomatch"]}"#)
         #expect(fallback.succeeded, "\(fallback.failure ?? "")")
         #expect(agent.unusedBiometricResults == 0)
 
-        let second = try Fixture()
+        let second = try Self.fixture()
         let (matched, _) = try await second.run(#"{"answers": [{"action": "Use Face ID"}], "biometric": ["match"]}"#)
         #expect(matched.succeeded, "\(matched.failure ?? "")")
     }
 
     @Test("an app never opened is not listed, with the reason")
     func neverOpened() async throws {
-        let fixture = try Fixture(openApp: false)
+        let fixture = try Self.fixture(openApp: false)
         let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
         #expect(!report.succeeded)
         #expect(report.discovery.first?.listed == false)
@@ -118,18 +98,9 @@ struct SampleIssuerFlowTests {
 
     @Test("selecting one entry adds only that card")
     func selectOne() async throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)], "select": ["FPANID-SAMPLE-MC-5454"]}"#)
         #expect(report.succeeded)
         #expect(try fixture.device.passes().map(\.primaryAccountIdentifier) == ["FPANID-SAMPLE-MC-5454"])
-    }
-}
-
-extension HostConfiguration {
-    /// Wallet's rules but a 5 s status deadline, for tests about something else on a loaded machine.
-    static var relaxedStatus: HostConfiguration {
-        var configuration = HostConfiguration()
-        configuration.deadlineOverrides[WireMethod.status] = .seconds(5)
-        return configuration
     }
 }

@@ -92,7 +92,7 @@ struct ClientTests {
             while let message = try client.readMessage(), message.method != "ui.prompt" {}
             // The client leaves with the prompt unanswered.
         }
-        try await eventually("the flow over and the UI extension stopped") {
+        try await waitFor("the flow over and the UI extension stopped") {
             let status = try DaemonClient.decode(DaemonAPI.Status.self, from: try await daemon.call("host.status"))
             let ui = try await daemon.process("com.example.sampleissuer.WUIExt")
             return status.requestsInFlight == 1 && status.clients == 1 && ui?.pid == nil
@@ -106,7 +106,7 @@ struct ClientTests {
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")
         try ExampleBundles.setMode("slow-status 500", appex: appex)
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
-        try await eventually("warm") { try await daemon.process("com.example.testhelper.TestHelperExt")?.pid != nil }
+        try await waitFor("warm") { try await daemon.process("com.example.testhelper.TestHelperExt")?.pid != nil }
         let pid = try #require(try await daemon.process("com.example.testhelper.TestHelperExt")?.pid)
         let client = try DaemonClient(connectingTo: daemon.socketPath)
         try client.send(DaemonLine.request(id: .integer(7), method: "extension.call",
@@ -146,7 +146,7 @@ struct ClientTests {
             """
         let daemon = try DaemonProcess(apps: apps, state: state, launcher: [python, "-c", script, socketPath])
         _ = daemon
-        try await eventually("the activated daemon answers") { (try? DaemonClient(connectingTo: socketPath)) != nil }
+        try await waitFor("the activated daemon answers") { (try? DaemonClient(connectingTo: socketPath)) != nil }
         let client = try DaemonClient(connectingTo: socketPath)
         let status = try DaemonClient.decode(DaemonAPI.Status.self, from: try await client.call("host.status", JSONValue.object([:])))
         #expect(status.pid == daemon.pid)

@@ -148,7 +148,7 @@ struct CommandsThroughDaemonTests {
     @Test func psListsTheDaemonsExtensionsAndSaysSoWhenNoDaemonServes() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
-        try await eventually("warm") { try await daemon.process("com.example.testhelper.TestHelperExt")?.pid != nil }
+        try await waitFor("warm") { try await daemon.process("com.example.testhelper.TestHelperExt")?.pid != nil }
         let table = try WalletHostCommand.run(["ps", "--state", daemon.state.path])
         #expect(table.status == 0)
         let lines = table.standardOutput.split(separator: "\n")

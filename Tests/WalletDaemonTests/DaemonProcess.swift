@@ -84,7 +84,7 @@ final class DaemonProcess: @unchecked Sendable {
     func waitForCallInFlight(_ method: String, timeout: Duration = .seconds(5),
                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let log = state.appendingPathComponent("logs/events.jsonl")
-        try await eventually("a \(method) call in the event log", timeout: timeout, sourceLocation: sourceLocation) {
+        try await waitFor("a \(method) call in the event log", timeout: timeout, sourceLocation: sourceLocation) {
             let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
             return lines.contains { line in
                 let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -128,17 +128,4 @@ func appsDirectory(with apps: [URL]) throws -> URL {
 /// Whether a process with this pid exists (zombies included).
 func processExists(_ pid: Int32) -> Bool {
     kill(pid, 0) == 0 || errno == EPERM
-}
-
-/// Polls an async condition every 20 ms until it holds; after `timeout`, records an issue.
-func eventually(_ what: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
-                _ condition: () async throws -> Bool) async throws {
-    let giveUp = ContinuousClock.now + timeout
-    while !(try await condition()) {
-        guard ContinuousClock.now < giveUp else {
-            Issue.record("\(what) not met within \(timeout)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
 }

@@ -57,7 +57,7 @@ struct LifecycleTests {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp, ExampleBundles.sampleIssuerApp])
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
         var pids: [Int32] = []
-        try await eventually("both non-UI extensions warm") {
+        try await waitFor("both non-UI extensions warm") {
             pids = try await daemon.processes().compactMap(\.pid)
             return pids.count == 2
         }
@@ -110,7 +110,7 @@ struct LifecycleTests {
         let listing = try await daemon.process("com.example.testhelper.TestHelperExt")
         #expect(listing?.pid != nil)
         #expect(listing?.state == "idle")
-        try await eventually("stopped after 300 ms idle", timeout: .seconds(3)) {
+        try await waitFor("stopped after 300 ms idle", timeout: .seconds(3)) {
             try await daemon.process("com.example.testhelper.TestHelperExt")?.state == "stopped"
         }
     }

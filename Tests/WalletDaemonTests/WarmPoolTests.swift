@@ -17,14 +17,14 @@ struct WarmPoolTests {
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
         var pid: Int32 = 0
         for crash in 1...3 {
-            try await eventually("warm before crash \(crash)") {
+            try await waitFor("warm before crash \(crash)") {
                 guard let listing = try await daemon.process(Self.helper), let running = listing.pid, running != pid else { return false }
                 pid = running
                 return listing.state == "warm"
             }
             kill(pid, SIGKILL)
         }
-        try await eventually("crash-looping after 3 crashes") {
+        try await waitFor("crash-looping after 3 crashes") {
             try await daemon.process(Self.helper)?.state == "crash-looping"
         }
         // Left stopped: no relaunch comes. Without the crash loop the policy would have relaunched
@@ -38,7 +38,7 @@ struct WarmPoolTests {
         #expect(looping.lastError?.contains("SIGKILL") == true, "\(looping.lastError ?? "")")
 
         daemon.signal(SIGHUP)
-        try await eventually("warm again after SIGHUP") {
+        try await waitFor("warm again after SIGHUP") {
             try await daemon.process(Self.helper)?.state == "warm"
         }
     }
@@ -55,7 +55,7 @@ struct WarmPoolTests {
         try FileManager.default.copyItem(at: ExampleBundles.testHelperApp, to: staging)
         try FileManager.default.moveItem(at: staging, to: apps.appendingPathComponent("TestHelper.app"))
         var first: Int32 = 0
-        try await eventually("the copied bundle warm", timeout: .seconds(2.5)) {
+        try await waitFor("the copied bundle warm", timeout: .seconds(2.5)) {
             guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
             first = pid
             return true
@@ -66,15 +66,15 @@ struct WarmPoolTests {
         let rebuilt = executable.deletingLastPathComponent().appendingPathComponent(".TestHelperExt.new")
         try FileManager.default.copyItem(at: executable, to: rebuilt)
         #expect(rename(rebuilt.path, executable.path) == 0)
-        try await eventually("the rebuilt bundle relaunched", timeout: .seconds(2.5)) {
+        try await waitFor("the rebuilt bundle relaunched", timeout: .seconds(2.5)) {
             guard let pid = try await daemon.process(Self.helper)?.pid else { return false }
             return pid != first
         }
-        try await eventually("the old process stopped") { !processExists(first) }
+        try await waitFor("the old process stopped") { !processExists(first) }
 
         // Removed.
         try FileManager.default.removeItem(at: apps.appendingPathComponent("TestHelper.app"))
-        try await eventually("the removed bundle gone", timeout: .seconds(2.5)) {
+        try await waitFor("the removed bundle gone", timeout: .seconds(2.5)) {
             try await daemon.process(Self.helper)?.pid == nil
         }
         let apps2 = try DaemonClient.decode(DaemonAPI.AppsList.self, from: try await daemon.call("apps.list"))
@@ -86,7 +86,7 @@ struct WarmPoolTests {
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")
         try ExampleBundles.setMode("slow-status 600", appex: appex)
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
-        try await eventually("warm") { try await daemon.process(Self.helper)?.pid != nil }
+        try await waitFor("warm") { try await daemon.process(Self.helper)?.pid != nil }
         let call = Task {
             try await daemon.call("extension.call", .object(["appex": .string(appex.path), "method": .string("status"),
                                                              "deadlineMs": .double(5000)]))
