@@ -124,9 +124,9 @@ int wh_restrict(const char *target, unsigned long long attributes_set) {
 }
 
 /// Shows the host's `path` at the same path in the new root: a symbolic link is copied as a
-/// link (/lib -> usr/lib), anything else is bound there with `attributes` (MOUNT_ATTR_*).
-/// A path that does not exist on the host is left out.
-int wh_bind(const char *path, unsigned long long attributes) {
+/// link (/lib -> usr/lib), anything else is bound there with `attributes` (MOUNT_ATTR_*), with
+/// what is mounted under it unless `alone`. A path that does not exist on the host is left out.
+int wh_bind(const char *path, unsigned long long attributes, int alone) {
     char source[wh_path_room], target[wh_path_room];
     if (wh_join(source, wh_old, path) != 0 || wh_join(target, wh_new, path) != 0) return -1;
     struct stat status;
@@ -151,7 +151,7 @@ int wh_bind(const char *path, unsigned long long attributes) {
             close(fd);
         }
     }
-    if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    if (mount(source, target, NULL, alone ? MS_BIND : MS_BIND | MS_REC, NULL) != 0) return -1;
     return wh_restrict(target, attributes);
 }
 
@@ -233,7 +233,7 @@ int wh_make_dev(void) {
     if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0) return -1;
     static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty" };
     for (size_t index = 0; index < sizeof devices / sizeof devices[0]; index++) {
-        if (wh_bind(devices[index], MOUNT_ATTR_NOSUID) != 0) return -1;
+        if (wh_bind(devices[index], MOUNT_ATTR_NOSUID, 1) != 0) return -1;
     }
     static const char *const links[][2] = {
         { "/proc/self/fd", "/dev/fd" }, { "/proc/self/fd/0", "/dev/stdin" },
@@ -264,7 +264,8 @@ static int wh_show(const wh_sandbox_config *config, int index, int *stage) {
         }
         return 0;
     }
-    return wh_bind(config->paths[index].path, attributes);
+    // In a user namespace the mounts under a path are locked to it: it can only be bound with them.
+    return wh_bind(config->paths[index].path, attributes, config->paths[index].alone && !config->user_namespace);
 }
 
 int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int *stage) {

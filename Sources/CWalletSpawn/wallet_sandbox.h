@@ -74,7 +74,7 @@ int wh_mount_private_tmp(const char *target, long long bytes);
 int wh_join(char *buffer, const char *prefix, const char *path);
 int wh_make_parents(const char *path, int refuse_links);
 int wh_restrict(const char *target, unsigned long long attributes_set);
-int wh_bind(const char *path, unsigned long long attributes);
+int wh_bind(const char *path, unsigned long long attributes, int alone);
 int wh_make_dev(void);
 int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused);
 

@@ -148,7 +148,8 @@ int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage) {
             source = open(grant->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
             if (source < 0) goto done;
         }
-        trees[index] = (int)syscall(SYS_open_tree, source, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+        trees[index] = (int)syscall(SYS_open_tree, source, "",
+                                    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | (grant->alone ? 0 : AT_RECURSIVE));
         saved = errno;
         close(source);
         errno = saved;

@@ -257,4 +257,22 @@ struct SandboxHoldsTests {
         _ = await next.prewarm()
         #expect(hostile.containerFile("ran") == "second")
     }
+
+    @Test("/sys is shown without the host's control groups mounted under it (a root host)",
+          .enabled(if: geteuid() == 0, "a user namespace shows /sys with what is mounted under it"),
+          .enabled(if: !((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup")) ?? []).isEmpty,
+                   "the host has nothing mounted under /sys/fs/cgroup"))
+    func sysWithoutControlGroups() async throws {
+        let hostile = try HostileExtension(script: """
+            #!/bin/sh
+            ls /sys/fs/cgroup | wc -l > "@OWN@/cgroups"
+            ls /sys/devices/system/cpu | grep -c '^cpu[0-9]' > "@OWN@/cpus"
+            """)
+        defer { hostile.cleanUp() }
+        let (runner, _) = hostile.runner(sandbox: .auto)
+        _ = await runner.prewarm()
+        #expect(hostile.containerFile("cgroups") == "0")
+        // sysfs itself is there: the processors glibc counts for sysconf.
+        #expect(Int(hostile.containerFile("cpus") ?? "") ?? 0 > 0)
+    }
 }

@@ -49,6 +49,10 @@ typedef struct {
     /// as a link).
     const char *_Nullable anchor;
     const char *_Nullable name;
+    /// Non-zero: bind the path alone, not what is mounted under it (`/sys` without the host's
+    /// control groups, debug and security file systems): fewer mounts to show and to copy. Not
+    /// in a user namespace, where the mounts under a path are locked to it.
+    int alone;
 } wh_sandbox_path;
 
 /// A sandbox: the child becomes PID 1 of a new PID namespace in a new mount namespace whose

@@ -189,7 +189,7 @@ final class ChildProcess: Sendable {
         }
         let entries = plan.grants.map { grant in
             wh_sandbox_path(path: cString(grant.path)!, writable: grant.writable ? 1 : 0,
-                            anchor: cString(grant.anchor), name: cString(grant.name))
+                            anchor: cString(grant.anchor), name: cString(grant.name), alone: grant.alone ? 1 : 0)
         }
         var failedPathIndex: Int32 = -1
         let result = entries.withUnsafeBufferPointer { buffer in

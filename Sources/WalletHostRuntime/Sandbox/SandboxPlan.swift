@@ -29,12 +29,15 @@ public struct SandboxPlan: Sendable, Equatable {
         /// sandbox opens beneath it following no link. Nil for read-only paths, bound by name.
         public var anchor: String?
         public var name: String?
+        /// Shown without what is mounted under it (``pathsShownAlone``).
+        public var alone: Bool
 
         public init(path: String, writable: Bool, anchor: String? = nil, name: String? = nil) {
             self.path = path
             self.writable = writable
             self.anchor = anchor
             self.name = name
+            alone = SandboxPlan.pathsShownAlone.contains(path)
         }
     }
 
@@ -62,6 +65,12 @@ public struct SandboxPlan: Sendable, Equatable {
     /// `/etc` (name resolution, certificates, `ld.so.cache`; `/etc/shadow` stays unreadable to
     /// an unprivileged user) and `/sys`.
     public static let systemPaths = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys"]
+
+    /// System paths shown without the file systems mounted under them: `/sys` without the host's
+    /// control groups, debug and security file systems (an extension needs sysfs itself, for
+    /// the number of processors; the rest is the host's business, and each mount shown costs
+    /// every launch a copy).
+    public static let pathsShownAlone: Set<String> = ["/sys"]
 
     /// Environment variables whose value, when an absolute path, is a directory the host gives
     /// the process to write in: shown read-write. (`XDG_CONFIG_HOME` is where Foundation keeps
