@@ -170,34 +170,37 @@ int wh_open_beneath(int directory_fd, const char *path, int flags, unsigned int 
     return (int)fd;
 }
 
+int wh_open_anchored(int root, const wh_sandbox_path *grant, int *refused) {
+    *refused = 0;
+    if (grant->name == NULL || grant->anchor == NULL || grant->anchor[0] != '/') {
+        errno = EINVAL;
+        return -1;
+    }
+    int anchor = wh_open_beneath(root, grant->anchor + 1, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (anchor < 0) return -1;
+    int directory = wh_open_beneath(anchor, grant->name, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    int saved = errno;
+    close(anchor);
+    errno = saved;
+    if (directory < 0 && (saved == ELOOP || saved == EXDEV || saved == ENOTDIR)) *refused = 1;
+    return directory;
+}
+
 /// Shows a path the extension can write (`grant->anchor` set): `grant->name` is opened from the
 /// anchor without following any link, then that very directory is bound (open_tree,
 /// move_mount), so that a link planted on the way, or swapped in between a check and the mount,
 /// is never followed. Returns 0, -1 with errno; a link or a non-directory sets `*refused`.
 int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused) {
-    *refused = 0;
-    if (grant->name == NULL || grant->anchor[0] != '/') {
-        errno = EINVAL;
-        return -1;
-    }
     char target[wh_path_room];
     if (wh_join(target, wh_new, grant->path) != 0) return -1;
     // The anchor is the host's own resolved path: under /oldroot it holds no link either.
     int root = open(wh_old, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (root < 0) return -1;
-    int anchor_fd = wh_open_beneath(root, grant->anchor + 1, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    int directory = wh_open_anchored(root, grant, refused);
     int saved = errno;
     close(root);
-    if (anchor_fd < 0) {
-        errno = saved;
-        return -1;
-    }
-    int directory = wh_open_beneath(anchor_fd, grant->name, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-    saved = errno;
-    close(anchor_fd);
     if (directory < 0) {
         errno = saved;
-        if (saved == ELOOP || saved == EXDEV || saved == ENOTDIR) *refused = 1;
         return -1;
     }
     int tree = (int)syscall(SYS_open_tree, directory, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);

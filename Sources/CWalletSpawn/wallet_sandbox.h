@@ -77,5 +77,9 @@ int wh_restrict(const char *target, unsigned long long attributes_set);
 int wh_bind(const char *path, unsigned long long attributes, int alone);
 int wh_make_dev(void);
 int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes, int *refused);
+/// Opens (O_PATH) `grant->anchor` beneath `root` (the host's root as this process sees it), then
+/// `grant->name` beneath the anchor, following no link. A link or a non-directory on the way
+/// sets `*refused`. Returns the descriptor, or -1 with errno.
+int wh_open_anchored(int root, const wh_sandbox_path *grant, int *refused);
 
 #endif

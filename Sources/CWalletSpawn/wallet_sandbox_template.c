@@ -116,14 +116,10 @@ int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage) {
         if (!grant->writable) attributes |= MOUNT_ATTR_RDONLY;
         int source;
         if (grant->anchor != NULL) {
-            int anchor = wh_open_beneath(root, grant->anchor + 1, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-            if (anchor < 0) goto done;
-            source = wh_open_beneath(anchor, grant->name, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-            saved = errno;
-            close(anchor);
+            int refused = 0;
+            source = wh_open_anchored(root, grant, &refused);
             if (source < 0) {
-                errno = saved;
-                if (saved == ELOOP || saved == EXDEV || saved == ENOTDIR) *stage = wh_spawn_stage_link;
+                if (refused) *stage = wh_spawn_stage_link;
                 goto done;
             }
             directories[index] = 1;

@@ -16,7 +16,7 @@ final class ContainerQuotaWatch: Sendable {
     static let shared = ContainerQuotaWatch()
 
     /// How often the containers are walked.
-    static let interval: Duration = .milliseconds(500)
+    static let interval: DispatchTimeInterval = .milliseconds(500)
 
     private struct Entry {
         var containers: [String]
@@ -67,8 +67,7 @@ final class ContainerQuotaWatch: Sendable {
                 let stillWatched = state.withLock { $0.entries.removeValue(forKey: token) != nil }
                 if stillWatched { entry.exceeded(used) }
             }
-            _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(Self.interval.components.seconds * 1000)
-                                                               + Int(Self.interval.components.attoseconds / 1_000_000_000_000_000)))
+            _ = wakeUp.wait(timeout: .now() + Self.interval)
         }
     }
 
