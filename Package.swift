@@ -53,6 +53,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CWalletSpawn"),
+        // epoll for the daemon's client loop (<sys/epoll.h> is not in Swift's Glibc module).
+        .target(name: "CWalletPoll"),
         // PID 1 of each sandboxed extension's PID namespace (C, beside wallet-host; see its main.c).
         // Linked statically: it starts in 0.4 ms instead of 1.6 ms spent loading the Swift runtime
         // it does not use, which SwiftPM links into every executable.
@@ -92,7 +94,8 @@ let package = Package(
         .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",
                                                      "CWalletChaos"]),
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire"]),
+        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
+                                                    "CWalletPoll"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                                "WalletWire", "WalletStress", "WalletDaemon"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,

@@ -45,6 +45,9 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
     /// The identifiers of the failed checks, in order.
     public var failedCheckIDs: [String] { checks.filter { $0.status == .failed }.map(\.id) }
 
+    /// How a summary names an extension with failed checks: `name (check ids)`.
+    public var failureName: String { "\(name) (\(failedCheckIDs.joined(separator: ", ")))" }
+
     /// What JUnit and people call this extension: its bundle identifier, else its name.
     public var suiteName: String { bundleIdentifier ?? name }
 

@@ -66,6 +66,8 @@ public enum WalletExtensionTesting {
         case .string(let string):
             let encoded = try? JSONEncoder().encode(string)
             return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        case .decimal(let decimal):
+            return decimal.description
         }
     }
 }

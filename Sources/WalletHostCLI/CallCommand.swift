@@ -85,12 +85,11 @@ struct CallCommand {
         await runner.stop(reason: "call finished")
 
         let deadline = configuration.deadline(for: method, at: descriptor.point)
-        let spawns = events.events(.spawn)
         if json {
-            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: SandboxSummary.sandboxed(spawns)))
+            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed))
         } else {
             print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
-            if let sandbox = SandboxSummary.note(spawns) { print(sandbox) }
+            if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
         }
         if case .failure = outcome.result { return 1 }
         return 0
@@ -114,26 +113,8 @@ struct CallCommand {
     /// say how long it really took ("status took 152 ms").
     private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
         // The hang verdict comes at the end of the grace: wait a little past it.
-        let event = await events.firstEvent(within: grace + .milliseconds(200), where: Self.endsTheWait)
-        return Self.lateNote(event)
-    }
-
-    /// The events that say how a call that missed its deadline ended.
-    static let endsTheWait: @Sendable (HostEvent) -> Bool = {
-        [.lateCompletion, .cancelAcknowledged, .hung, .exit].contains($0.kind)
-    }
-
-    /// What the report says of a call after its missed deadline, from the event that ended the wait.
-    static func lateNote(_ event: HostEvent?) -> String? {
-        switch event?.payload {
-        case .hung(let hung)?:
-            return "no answer in the \(HumanReadable.milliseconds(hung.silenceMilliseconds)) after its deadline either: "
-                + "the host declared it hung and stopped it"
-        case .lateCompletion?, .cancelAcknowledged?:
-            return event?.message
-        default:
-            return nil
-        }
+        let event = await events.firstEvent(within: grace + .milliseconds(200), where: CallReport.endsTheWait)
+        return CallReport.lateNote(event)
     }
 }
 

@@ -76,7 +76,7 @@ struct ConformCommand {
         if json {
             print(try reports.renderJSON())
         } else {
-            summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(Self.failureName), printer: printer)
+            summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(\.failureName), printer: printer)
         }
         if stateURL == nil && passed {
             try? FileManager.default.removeItem(at: state.url)
@@ -85,11 +85,6 @@ struct ConformCommand {
             FileHandle.standardError.write(Data("conform: event log and extension output kept in \(state.logsURL.path)\n".utf8))
         }
         return passed ? 0 : 1
-    }
-
-    /// How the summary names an extension with failed checks: `name (check ids)`.
-    static func failureName(_ report: ConformanceReport) -> String {
-        "\(report.name) (\(report.failedCheckIDs.joined(separator: ", ")))"
     }
 
     private func summarize(extensions: Int, failed: [String], printer: TranscriptPrinter) {
@@ -104,8 +99,8 @@ struct ConformCommand {
     /// The checks run by the daemon serving the state directory, on its device and event log.
     private func runThroughDaemon(_ client: DaemonClient, appexes: [URL]) async throws -> Int32 {
         let printer = TranscriptPrinter(enabled: !json)
-        let params = DaemonConformMethod.Params(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
-        let answer = try await DaemonRoute.call(client, "extension.conform", params, as: DaemonConformMethod.Answer.self,
+        let params = DaemonAPI.ConformParams(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
+        let answer = try await DaemonRoute.call(client, "extension.conform", params, as: DaemonAPI.ConformAnswer.self,
                                                 onNotification: { message in
             if message.method == "conform.report", case .string(let text)? = message.params?["text"] { printer.line(text) }
         })

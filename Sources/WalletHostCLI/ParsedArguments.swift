@@ -43,6 +43,16 @@ struct ParsedArguments {
     func value(_ name: String) -> String? { options[name]?.last }
     func values(_ name: String) -> [String] { options[name] ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// A whole-number option's value, nil when absent.
+    /// - Throws: ``UsageError`` naming the option when it is not a whole number of at least `minimum`.
+    func count(_ name: String, minimum: Int) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError("--\(name) expects a whole number of at least \(minimum), not \"\(text)\"")
+        }
+        return number
+    }
 }
 
 /// A mistake in how the command was called; printed with the usage and exit status 2.

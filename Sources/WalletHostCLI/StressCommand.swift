@@ -80,15 +80,15 @@ struct StressCommand {
             guard !methods.isEmpty else { throw UsageError("--method needs at least one method") }
             plan.methods = methods
         }
-        plan.calls = try Self.count(parsed, "calls", minimum: 1) ?? plan.calls
+        plan.calls = try parsed.count("calls", minimum: 1) ?? plan.calls
         guard parsed.value("calls") == nil || parsed.value("duration") == nil else {
             throw UsageError("--calls and --duration exclude each other: give a number of calls or a time")
         }
         if let duration = try HostOptions.duration(parsed, "duration", example: "10s or 500ms", allowsZero: false) {
             plan.duration = duration
         }
-        plan.concurrency = try Self.count(parsed, "concurrency", minimum: 1) ?? 1
-        plan.coldEvery = try Self.count(parsed, "cold-every", minimum: 0) ?? 0
+        plan.concurrency = try parsed.count("concurrency", minimum: 1) ?? 1
+        plan.coldEvery = try parsed.count("cold-every", minimum: 0) ?? 0
         searchCPUShare = parsed.value("cpu-share") == "search"
         if let text = parsed.value("cpu-share"), !searchCPUShare {
             guard let share = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), share >= 1, share <= 100 else {
@@ -127,14 +127,6 @@ struct StressCommand {
             throw UsageError("\(error)")
         }
         configuration = try HostOptions.configuration(from: parsed)
-    }
-
-    private static func count(_ parsed: ParsedArguments, _ name: String, minimum: Int) throws(UsageError) -> Int? {
-        guard let text = parsed.value(name) else { return nil }
-        guard let value = Int(text), value >= minimum else {
-            throw UsageError("--\(name) expects a whole number of at least \(minimum), not \"\(text)\"")
-        }
-        return value
     }
 
     func run() async throws -> Int32 {

@@ -51,7 +51,8 @@ struct StressRequests: Sendable {
         CallOutcome(method: outcome.method, result: outcome.result.map { _ in () },
                     launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
                     callMilliseconds: outcome.callMilliseconds, totalMilliseconds: outcome.totalMilliseconds,
-                    peakFootprintBytes: outcome.peakFootprintBytes, pid: outcome.pid)
+                    peakFootprintBytes: outcome.peakFootprintBytes, pid: outcome.pid, sandboxed: outcome.sandboxed,
+                    unsandboxedReason: outcome.unsandboxedReason)
     }
 }
 

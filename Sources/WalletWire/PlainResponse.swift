@@ -15,7 +15,7 @@ extension WireCodec {
     ///   - id: The request's id.
     ///   - result: The result.
     /// - Returns: The line, or nil when `id` is a string the encoder would escape (quotes,
-    ///   backslashes, control characters, non-ASCII): use ``response(id:result:)`` then.
+    ///   backslashes, control characters, non-ASCII) or a decimal: use ``response(id:result:)`` then.
     public func plainResponse(id: RequestID, result: some PlainJSONEncodable) -> [UInt8]? {
         // Bytes in an array, not Data: each Data.append costs more than the rest of the line.
         var line: [UInt8] = []
@@ -30,6 +30,8 @@ extension WireCodec {
             line.append(UInt8(ascii: "\""))
             line.append(contentsOf: string.utf8)
             line.append(UInt8(ascii: "\""))
+        case .decimal:
+            return nil
         }
         line.appendPlain(",\"jsonrpc\":\"2.0\",\"result\":")
         result.appendPlainJSON(to: &line)

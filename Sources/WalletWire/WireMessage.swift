@@ -33,21 +33,56 @@ public struct WireDecodingError: Error, Sendable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// Encodes and decodes JSON-RPC 2.0 lines. Cheap to create and safe to use from any thread:
-/// every instance shares one encoder and one decoder (both are thread-safe), so a hot path
-/// pays for no allocation of its own.
+/// Encodes and decodes JSON-RPC 2.0 lines, for the extension protocol and the daemon's client
+/// API alike. Cheap to create and safe to use from any thread: every instance shares one
+/// encoder and one decoder per date format (both are thread-safe), so a hot path pays for no
+/// allocation of its own.
 public struct WireCodec: Sendable {
-    private static let sharedEncoder: JSONEncoder = {
+    /// How dates are written and read.
+    public enum DateFormat: Sendable {
+        /// `JSONEncoder`'s default (seconds since 2001, a number): the extension protocol's.
+        case numeric
+        /// ISO 8601 text in UTC (`2026-11-26T01:02:03Z`): the daemon's client API, the event log.
+        case iso8601
+    }
+
+    private static let numericEncoder = makeEncoder(.numeric)
+    fileprivate static let numericDecoder = JSONDecoder()
+    private static let iso8601Encoder = makeEncoder(.iso8601)
+    private static let iso8601Decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    private static func makeEncoder(_ dates: DateFormat) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if dates == .iso8601 { encoder.dateEncodingStrategy = .iso8601 }
         return encoder
-    }()
-    private static let sharedDecoder = JSONDecoder()
+    }
 
-    private var encoder: JSONEncoder { Self.sharedEncoder }
-    private var decoder: JSONDecoder { Self.sharedDecoder }
+    /// The date format of this codec's lines.
+    public let dates: DateFormat
 
-    public init() {}
+    private var encoder: JSONEncoder { dates == .numeric ? Self.numericEncoder : Self.iso8601Encoder }
+    private var decoder: JSONDecoder { dates == .numeric ? Self.numericDecoder : Self.iso8601Decoder }
+
+    /// A codec whose dates are `dates` (numbers, as the extension protocol has them, by default).
+    public init(dates: DateFormat = .numeric) {
+        self.dates = dates
+    }
+
+    /// A value as JSON (sorted keys, slashes unescaped, no newline): a part of a line built once
+    /// and sent many times (``notification(method:encodedParams:)``).
+    public func json(_ value: some Encodable) throws -> Data {
+        try encoder.encode(value)
+    }
+
+    /// A value decoded from JSON with this codec's date format.
+    public func value<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+        try decoder.decode(type, from: json)
+    }
 
     // MARK: Encoding
 
@@ -59,6 +94,20 @@ public struct WireCodec: Sendable {
     /// A notification line (newline-terminated).
     public func notification(method: String, params: some Encodable) throws -> Data {
         try line(OutgoingNotification(method: method, params: params))
+    }
+
+    /// A notification line whose params were encoded before (by ``json(_:)``): the bytes
+    /// ``notification(method:params:)`` writes for them, without encoding them again.
+    /// - Parameter method: A method name the encoder would not escape (ASCII letters, digits, `.`, `/`, `$`, `_`).
+    public func notification(method: String, encodedParams: Data) -> Data {
+        var line = Data()
+        line.reserveCapacity(encodedParams.count + method.utf8.count + 48)
+        line.append(contentsOf: #"{"jsonrpc":"2.0","method":""#.utf8)
+        line.append(contentsOf: method.utf8)
+        line.append(contentsOf: #"","params":"#.utf8)
+        line.append(encodedParams)
+        line.append(contentsOf: "}\n".utf8)
+        return line
     }
 
     /// A success response line (newline-terminated). `result` may encode as `null`.
@@ -207,7 +256,7 @@ private struct ParamsBody<Params: Decodable>: Decodable {
             params = try container.decode(Params.self, forKey: .params)
         } else {
             // Absent params read as `{}` so that parameterless methods decode to an empty struct.
-            params = try JSONDecoder().decode(Params.self, from: Data("{}".utf8))
+            params = try WireCodec.numericDecoder.decode(Params.self, from: Data("{}".utf8))
         }
     }
 }

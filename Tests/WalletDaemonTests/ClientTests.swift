@@ -17,7 +17,7 @@ struct ClientTests {
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
         // A subscriber that never reads: its queue fills and its events are dropped, nobody waits for it.
         let stuck = try DaemonClient(connectingTo: daemon.socketPath)
-        try stuck.send(DaemonLine.request(id: .integer(1), method: "events.subscribe", params: JSONValue.object([:])))
+        try stuck.send(WireCodec().request(id: .number(1), method: "events.subscribe", params: JSONValue.object([:])))
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -88,7 +88,7 @@ struct ClientTests {
         _ = try await daemon.call("apps.open", .object(["app": .string("SampleIssuer")]))
         do {
             let client = try DaemonClient(connectingTo: daemon.socketPath)
-            try client.send(DaemonLine.request(id: .integer(1), method: "wallet.addCard", params: JSONValue.object(["userAgent": .bool(true)])))
+            try client.send(WireCodec().request(id: .number(1), method: "wallet.addCard", params: JSONValue.object(["userAgent": .bool(true)])))
             while let message = try client.readMessage(), message.method != "ui.prompt" {}
             // The client leaves with the prompt unanswered.
         }
@@ -109,13 +109,13 @@ struct ClientTests {
         try await waitFor("warm") { try await daemon.process("com.example.testhelper.TestHelperExt")?.pid != nil }
         let pid = try #require(try await daemon.process("com.example.testhelper.TestHelperExt")?.pid)
         let client = try DaemonClient(connectingTo: daemon.socketPath)
-        try client.send(DaemonLine.request(id: .integer(7), method: "extension.call",
-                                           params: JSONValue.object(["appex": .string(appex.path), "method": .string("status"),
-                                                                     "deadlineMs": .double(5000)])))
+        try client.send(WireCodec().request(id: .number(7), method: "extension.call",
+                                            params: JSONValue.object(["appex": .string(appex.path), "method": .string("status"),
+                                                                      "deadlineMs": .double(5000)])))
         try await daemon.waitForCallInFlight("status")
         daemon.signal(SIGTERM)
         let answer = try #require(try client.readMessage())
-        #expect(answer.id == .integer(7))
+        #expect(answer.id == .number(7))
         #expect(answer.result?["succeeded"] == .bool(true), "\(answer)")
         #expect(try await daemon.waitForExit() == 0)
         #expect(!processExists(pid))

@@ -95,15 +95,7 @@ struct DaemonDocumentTests {
 
     /// The message as the JSON object it was on the wire.
     static func json(_ message: DaemonMessage) -> JSONValue {
-        var object: [String: JSONValue] = ["jsonrpc": .string(message.jsonrpc ?? "")]
-        if let id = message.id { object["id"] = id }
-        if let method = message.method { object["method"] = .string(method) }
-        if let params = message.params { object["params"] = params }
-        if message.method == nil && message.error == nil { object["result"] = message.result ?? .null }
-        if let error = message.error {
-            object["error"] = .object(["code": .integer(error.code), "message": .string(error.message)])
-        }
-        return .object(object)
+        (try? JSONDecoder().decode(JSONValue.self, from: message.line)) ?? .null
     }
 
     /// Why `actual` does not match the documented `expected`, or nil when it does.

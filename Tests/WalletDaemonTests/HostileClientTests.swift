@@ -15,7 +15,7 @@ struct HostileClientTests {
         let cases: [(line: String, code: Int, says: String)] = [
             ("this is not JSON {{{", RPCErrorCode.parseError, "not a JSON-RPC message"),
             (#"{"id":1,"method":"host.status"}"#, RPCErrorCode.invalidRequest, #""jsonrpc" must be "2.0""#),
-            (#"{"jsonrpc":"2.0"}"#, RPCErrorCode.invalidRequest, "a message needs a method or an id"),
+            (#"{"jsonrpc":"2.0"}"#, RPCErrorCode.invalidRequest, #"message has neither "method" nor "id""#),
             (#"{"jsonrpc":"2.0","id":2,"method":"no.such.thing"}"#, RPCErrorCode.methodNotFound, "the daemon has no method no.such.thing"),
             (#"{"jsonrpc":"2.0","id":3,"method":"passes.add","params":{"primaryAccountIdentifier":7}}"#, RPCErrorCode.invalidParams,
              "invalid params for passes.add"),

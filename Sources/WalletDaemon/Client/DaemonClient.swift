@@ -40,62 +40,57 @@ public final class DaemonClient {
         try await call(method, params, as: JSONValue.self, onNotification: onNotification, onRequest: onRequest)
     }
 
-    /// Sends a request and decodes its result as `type`, straight from the line (one parse).
+    /// Sends a request and decodes its result as `type`, straight from the line.
     public func call<Result: Decodable>(_ method: String, _ params: any Encodable & Sendable = [String: String](), as type: Result.Type,
                                         onNotification: (DaemonMessage) -> Void = { _ in },
                                         onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
-        let id = nextID
+        let id = RequestID.number(nextID)
         nextID += 1
-        try send(DaemonLine.request(id: .integer(id), method: method, params: params))
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        try send(codec.request(id: id, method: method, params: params))
         while true {
             guard let line = try readLine() else {
                 throw DaemonError("the daemon at \(socketPath) closed the connection before answering \(method)")
             }
-            // A response to this request is read whole as its result type; anything else (or a
-            // result that is not of the type) is read as a generic message.
-            if let reply = try? decoder.decode(Reply<Result>.self, from: line), reply.method == nil, reply.id == .integer(id) {
-                if let error = reply.error { throw error }
-                if let result = reply.result { return result }
-                return try decoder.decode(type, from: Data("null".utf8))
-            }
-            let message = try DaemonMessage.decode(line)
-            if message.method != nil {
-                if let requestID = message.id {
-                    try send(await answer(message, requestID: requestID, onRequest: onRequest))
-                } else {
-                    onNotification(message)
+            switch try DaemonMessage(line: line).message {
+            case .response(id, _):
+                do {
+                    return try codec.result(type, from: line)
+                } catch {
+                    throw DaemonError("the daemon answered \(method) with \(error.reason)")
                 }
+            case .errorResponse(let answered, let error) where answered == nil || answered == id:
+                throw error
+            case .request(let requestID, _, _):
+                try send(await answer(DaemonMessage(line: line), requestID: requestID, onRequest: onRequest))
+            case .notification:
+                onNotification(try DaemonMessage(line: line))
+            default:
                 continue
             }
-            if let error = message.error, message.id == nil || message.id == .null || message.id == .integer(id) { throw error }
-            if message.id == .integer(id) {
-                // The result did not decode as `Result`: say why.
-                return try decoder.decode(Member<Result>.self, from: line).result ?? decoder.decode(type, from: Data("null".utf8))
-            }
         }
     }
 
-    private func answer(_ message: DaemonMessage, requestID: JSONValue,
+    private func answer(_ message: DaemonMessage, requestID: RequestID,
                         onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)?) async -> Data {
-        guard let onRequest else {
-            return DaemonLine.error(id: requestID, RPCErrorObject(code: RPCErrorCode.methodNotFound,
-                                                                  message: "this client does not answer \(message.method ?? "")"))
+        let error: RPCErrorObject
+        if let onRequest {
+            do {
+                return try codec.response(id: requestID, result: try await onRequest(message))
+            } catch let thrown as RPCErrorObject {
+                error = thrown
+            } catch {
+                return (try? codec.errorResponse(id: requestID, error: RPCErrorObject(code: RPCErrorCode.serviceFailed,
+                                                                                      message: "\(error)"))) ?? Data()
+            }
+        } else {
+            error = RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(message.method ?? "")")
         }
-        return await DaemonLine.answer(id: requestID, failureCode: RPCErrorCode.serviceFailed) { try await onRequest(message) }
-    }
-
-    private struct Reply<Result: Decodable>: Decodable {
-        var id: JSONValue?
-        var method: String?
-        var error: RPCErrorObject?
-        var result: Result?
+        return (try? codec.errorResponse(id: requestID, error: error)) ?? Data()
     }
 
     /// The next message from the daemon, or nil at end of input.
     public func readMessage() throws -> DaemonMessage? {
-        try readLine().map { try DaemonMessage.decode($0) }
+        try readLine().map { try DaemonMessage(line: $0) }
     }
 
     /// The next line from the daemon, or nil at end of input.
@@ -129,8 +124,80 @@ public final class DaemonClient {
 
     /// Decodes a JSON value as `type`.
     public static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(type, from: JSONEncoder().encode(value))
+        try codec.value(type, from: codec.json(value))
+    }
+
+    /// The client API's codec (ISO 8601 dates), the daemon's own.
+    private static let codec = WireCodec(dates: .iso8601)
+    private var codec: WireCodec { Self.codec }
+}
+
+/// One line from the daemon, classified by ``WireCodec``, with its members readable as JSON
+/// values: what a client that does not know the method's types reads (the CLI's transcript
+/// lines, forwarded prompts, tests).
+public struct DaemonMessage: Sendable {
+    /// The line as ``WireCodec/decode(_:)`` classified it.
+    public let message: WireMessage
+    /// The line itself, without its newline.
+    public let line: Data
+
+    /// Classifies one line (without its newline).
+    /// - Throws: ``RPCErrorObject`` with -32700 (not JSON) or -32600 (not JSON-RPC 2.0).
+    public init(line: Data) throws(RPCErrorObject) {
+        self.line = line
+        do {
+            message = try WireCodec(dates: .iso8601).decode(line)
+        } catch {
+            throw RPCErrorObject(code: error.code, message: "not a JSON-RPC message: \(error.reason)")
+        }
+    }
+
+    public var id: RequestID? {
+        switch message {
+        case .request(let id, _, _), .response(let id, _): return id
+        case .errorResponse(let id, _): return id
+        case .notification: return nil
+        }
+    }
+
+    public var method: String? {
+        switch message {
+        case .request(_, let method, _), .notification(let method, _): return method
+        case .response, .errorResponse: return nil
+        }
+    }
+
+    public var error: RPCErrorObject? {
+        if case .errorResponse(_, let error) = message { return error }
+        return nil
+    }
+
+    /// A request's or notification's params as a JSON value (nil when absent or unreadable).
+    public var params: JSONValue? {
+        switch message {
+        case .request(_, _, let line), .notification(_, let line):
+            return try? WireCodec(dates: .iso8601).value(ParamsMember.self, from: line).params
+        case .response, .errorResponse: return nil
+        }
+    }
+
+    /// A response's result as a JSON value.
+    public var result: JSONValue? {
+        guard case .response(_, let line) = message else { return nil }
+        return try? WireCodec(dates: .iso8601).result(JSONValue.self, from: line)
+    }
+
+    /// The params decoded as `type` (absent params as `{}`).
+    public func params<Params: Decodable>(_ type: Params.Type) throws -> Params {
+        switch message {
+        case .request(_, _, let line), .notification(_, let line):
+            return try WireCodec(dates: .iso8601).params(type, from: line)
+        case .response, .errorResponse:
+            throw DaemonError("a response has no params")
+        }
+    }
+
+    private struct ParamsMember: Decodable {
+        var params: JSONValue?
     }
 }

@@ -122,6 +122,12 @@ public enum DaemonAPI {
         public var idleTimeoutSeconds: Double?
         public var uptimeSeconds: Double
         public var clients: Int
+        /// Clients served at once (`serve --max-clients`); more are refused.
+        public var maximumClients: Int
+        /// Requests of one client served at once (`serve --client-requests`); its later ones wait, in order.
+        public var clientRequestsInFlight: Int
+        /// Connections refused because the daemon had its maximum of clients.
+        public var refusedClients: Int
         public var requestsInFlight: Int
         /// Requests taken since the daemon started, this one included.
         public var requestsServed: Int
@@ -133,6 +139,29 @@ public enum DaemonAPI {
         /// Event notifications dropped because a connected client read too slowly.
         public var droppedEvents: Int
         public var draining: Bool
+    }
+
+    /// `extension.conform`'s params.
+    public struct ConformParams: Codable, Sendable {
+        /// `.appex` paths (the command expands an `.app` into its extensions first).
+        public var appexes: [String]
+        /// Also answer the JUnit XML.
+        public var junit: Bool?
+        public init(appexes: [String], junit: Bool?) {
+            self.appexes = appexes
+            self.junit = junit
+        }
+    }
+
+    /// What `extension.conform` answers: what `conform` prints after the reports.
+    public struct ConformAnswer: Codable, Sendable {
+        public var passed: Bool
+        public var extensions: Int
+        /// `name (check ids)` of each extension with a failed check.
+        public var failed: [String]
+        /// The reports as `conform --json` prints them.
+        public var json: String
+        public var junit: String?
     }
 
     public struct Stopping: Codable, Sendable {

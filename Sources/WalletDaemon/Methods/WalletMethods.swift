@@ -4,8 +4,9 @@ import WalletBundleInspection
 import WalletHostRuntime
 import WalletWire
 
-/// The client API's methods that need nothing from the CLI: host status and shutdown, apps,
-/// passes and device state, discovery, the add-card flow, event subscription and processes.
+/// The client API's methods: host status and shutdown, apps, passes and device state,
+/// discovery, the add-card flow, extension calls and conformance, event subscription and
+/// processes. Those that never wait are answered on the client loop's thread.
 public struct WalletMethods: Sendable {
     public let server: DaemonServer
     public let stateDirectory: URL
@@ -25,14 +26,14 @@ public struct WalletMethods: Sendable {
     public func register() {
         let server = server
         server.register("host.status") { _ in await status() }
-        server.register("host.shutdown") { _ in
+        server.registerImmediate("host.shutdown") { _ in
             requestShutdown()
             return DaemonAPI.Stopping(stopping: true)
         }
         server.register("apps.list") { _ in await appsList() }
         server.register("apps.reload") { _ in await server.pool.reload() }
         server.register("apps.open") { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
-        server.register("passes.list") { call in
+        server.registerImmediate("passes.list") { call in
             let params = try call.params(DaemonAPI.DeviceParams.self)
             return try device.passes().filter { params.device == nil || $0.device == params.device }
         }
@@ -53,7 +54,7 @@ public struct WalletMethods: Sendable {
             try device.resetPasses(device: call.params(DaemonAPI.DeviceParams.self).device)
             return ["reset": true]
         }
-        server.register("device.get") { _ in try device.settings() }
+        server.registerImmediate("device.get") { _ in try device.settings() }
         server.register("device.set") { call in
             let params = try call.params(DaemonAPI.DeviceSettingsParams.self)
             if let paired = params.watchPaired { try device.updateSettings { $0.watchPaired = paired } }
@@ -66,8 +67,8 @@ public struct WalletMethods: Sendable {
             return DaemonAPI.Discovered(issuers: found.issuers, milliseconds: found.milliseconds)
         }
         server.register("wallet.addCard") { call in try await addCard(call) }
-        server.register("events.subscribe") { call in try subscribe(call) }
-        server.register("events.unsubscribe") { call in
+        server.registerImmediate("events.subscribe") { call in try subscribe(call) }
+        server.registerImmediate("events.unsubscribe") { call in
             let params = try call.params(DaemonAPI.UnsubscribeParams.self)
             guard call.client.removeSubscription(params.subscription) else {
                 throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "this client has no subscription \(params.subscription)")
@@ -76,6 +77,8 @@ public struct WalletMethods: Sendable {
             return ["unsubscribed": params.subscription]
         }
         server.register("processes.list") { _ in DaemonAPI.Processes(processes: await server.pool.processes()) }
+        ExtensionCallMethod.register(on: server)
+        ExtensionConformMethod.register(on: server)
     }
 
     private func status() async -> DaemonAPI.Status {
@@ -86,7 +89,9 @@ public struct WalletMethods: Sendable {
             appsDirectory: pool.appsDirectory.path, socket: server.socketPath, keepWarm: pool.keepWarm,
             idleTimeoutSeconds: pool.configuration.idleTimeout.map { $0.milliseconds / 1000 },
             uptimeSeconds: (Date().timeIntervalSince(server.startedAt) * 10).rounded() / 10,
-            clients: server.clientCount, requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
+            clients: server.clientCount, maximumClients: server.limits.maximumClients,
+            clientRequestsInFlight: server.limits.connection.requestsInFlight, refusedClients: server.refusedClients,
+            requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
             reloads: await pool.reloads, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
             draining: server.isDraining)
@@ -170,8 +175,9 @@ public struct WalletMethods: Sendable {
             }
         }
         let client = call.client
-        let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { event in
-            client.notify("events.event", event, droppable: true)
+        let connection = client.connection
+        let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { notification in
+            connection.send(notification, droppable: true)
         })
         client.addSubscription(id)
         return DaemonAPI.Subscribed(subscription: id)

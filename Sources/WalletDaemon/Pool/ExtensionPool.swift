@@ -28,7 +28,7 @@ public actor ExtensionPool {
     /// Keyed by the `.appex` path.
     private var entries: [String: Entry] = [:]
     /// Runners replaced by a reload, stopping once idle.
-    private var retiring = 0
+    private var retiring: [ObjectIdentifier: Task<Void, Never>] = [:]
     public private(set) var installed: InstalledApps
     public private(set) var reloads = 0
     private var stopped = false
@@ -55,7 +55,7 @@ public actor ExtensionPool {
                 return entry.runner
             }
             entries[key] = nil
-            retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
+            retire(entry.runner, reason: "bundle rebuilt")
         }
         let (bundle, findings) = BundleLoader.wallet.loadExtension(at: url)
         guard let bundle else {
@@ -100,7 +100,7 @@ public actor ExtensionPool {
                 let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
                 if fingerprint != entry.fingerprint || bundle != entry.bundle {
                     entries[key] = nil
-                    retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle rebuilt")
+                    retire(entry.runner, reason: "bundle rebuilt")
                     summary.replaced.append(bundle.bundleIdentifier)
                 } else {
                     entries[key]?.crashes.reset()
@@ -108,7 +108,7 @@ public actor ExtensionPool {
                 }
             } else if underApps || !FileManager.default.fileExists(atPath: key) {
                 entries[key] = nil
-                retire(entry.runner, bundleIdentifier: entry.bundle.bundleIdentifier, reason: "bundle removed")
+                retire(entry.runner, reason: "bundle removed")
                 summary.removed.append(entry.bundle.bundleIdentifier)
             }
         }
@@ -178,7 +178,7 @@ public actor ExtensionPool {
     }
 
     /// How many runners the pool holds, and how many are being retired.
-    public var counts: (runners: Int, retiring: Int) { (entries.count, retiring) }
+    public var counts: (runners: Int, retiring: Int) { (entries.count, retiring.count) }
 
     /// Stops every process with the normal stop sequence, concurrently, and takes no more work.
     public func stopAll(reason: String) async {
@@ -188,25 +188,21 @@ public actor ExtensionPool {
         await withTaskGroup(of: Void.self) { group in
             for runner in runners { group.addTask { await runner.stop(reason: reason) } }
         }
-        while retiring > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        for task in retiring.values { await task.value }
     }
 
     /// Stops a replaced runner once the calls it has in flight are over (the longest deadline
     /// plus the hang grace at most).
-    private func retire(_ runner: ExtensionRunner, bundleIdentifier: String, reason: String) {
-        retiring += 1
-        let hub = hub
-        Task {
-            let give = ContinuousClock.now + .seconds(25)
-            while (hub.table.rows[bundleIdentifier]?.callsInFlight ?? 0) > 0 && ContinuousClock.now < give {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+    private func retire(_ runner: ExtensionRunner, reason: String) {
+        let key = ObjectIdentifier(runner)
+        retiring[key] = Task {
+            await runner.callsEnded(within: .seconds(25))
             await runner.stop(reason: reason)
-            self.retired()
+            self.retired(key)
         }
     }
 
-    private func retired() { retiring -= 1 }
+    private func retired(_ key: ObjectIdentifier) { retiring[key] = nil }
 }
 
 /// What a reload changed, by bundle identifier.

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 import WalletWire
 
-/// One connected client, as the daemon sees it: its channel, the requests it has in flight
+/// One connected client, as the daemon sees it: its connection, the requests it has in flight
 /// (cancelled when it leaves), and the requests the daemon sent it (forwarded prompts), which
 /// fail at once when it leaves.
 public final class ClientSession: Sendable {
     private struct State {
-        var work: [JSONValue: Task<Void, Never>] = [:]
+        var work: [RequestID: Task<Void, Never>] = [:]
         /// Requests whose task finished before it was tracked.
-        var finishedEarly: Set<JSONValue> = []
+        var finishedEarly: Set<RequestID> = []
         var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
         var nextRequestID = 1
         var subscriptions: [Int] = []
@@ -18,18 +18,19 @@ public final class ClientSession: Sendable {
     public let id: Int
     /// The client's process, as `SO_PEERCRED` gave it.
     public let peerPID: Int32
-    public let channel: LineChannel
+    public let connection: ClientConnection
     private let state = Mutex(State())
 
-    init(id: Int, peerPID: Int32, channel: LineChannel) {
+    init(id: Int, peerPID: Int32, connection: ClientConnection) {
         self.id = id
         self.peerPID = peerPID
-        self.channel = channel
+        self.connection = connection
     }
 
     /// Sends a notification; `droppable` ones (events) may be dropped for a slow client.
     public func notify(_ method: String, _ params: any Encodable & Sendable, droppable: Bool = false) {
-        channel.send(DaemonLine.request(id: nil, method: method, params: params), droppable: droppable)
+        guard let line = try? DaemonServer.codec.notification(method: method, params: params) else { return }
+        connection.send(line, droppable: droppable)
     }
 
     /// Sends a request to the client and waits for its answer (a forwarded `ui.prompt`).
@@ -42,7 +43,8 @@ public final class ClientSession: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.withLock { $0.waiting[id] = continuation }
-                if !channel.send(DaemonLine.request(id: .integer(id), method: method, params: params)) {
+                let line = try? DaemonServer.codec.request(id: .number(id), method: method, params: params)
+                if line.map({ connection.send($0) }) != true {
                     state.withLock { $0.waiting.removeValue(forKey: id) }?
                         .resume(throwing: RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client that started the flow is gone"))
                 }
@@ -54,28 +56,35 @@ public final class ClientSession: Sendable {
     }
 
     /// A response from the client to one of the daemon's requests.
-    func answer(_ message: DaemonMessage) {
-        guard case .integer(let id)? = message.id,
-              let continuation = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
-        if let error = message.error {
-            continuation.resume(throwing: error)
-        } else {
-            continuation.resume(returning: message.result ?? .null)
+    func answer(_ message: WireMessage) {
+        switch message {
+        case .response(.number(let id), let line):
+            guard let continuation = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+            do {
+                continuation.resume(returning: try DaemonServer.codec.result(JSONValue.self, from: line))
+            } catch {
+                continuation.resume(throwing: RPCErrorObject(code: RPCErrorCode.invalidRequest,
+                                                             message: "an answer the daemon cannot read: \(error.reason)"))
+            }
+        case .errorResponse(.number(let id)?, let error):
+            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: error)
+        default:
+            return
         }
     }
 
     /// Tracks a request's task so that the client's leaving cancels it.
-    func track(_ id: JSONValue, _ task: Task<Void, Never>) {
+    func track(_ id: RequestID, _ task: Task<Void, Never>) {
         state.withLock { state in
             if state.finishedEarly.remove(id) == nil { state.work[id] = task }
         }
     }
 
-    func taskFor(_ id: JSONValue) -> Task<Void, Never>? {
+    func taskFor(_ id: RequestID) -> Task<Void, Never>? {
         state.withLock { $0.work[id] }
     }
 
-    func finished(_ id: JSONValue) {
+    func finished(_ id: RequestID) {
         state.withLock { state in
             if state.work.removeValue(forKey: id) == nil { state.finishedEarly.insert(id) }
         }
@@ -117,7 +126,7 @@ public final class ClientSession: Sendable {
 
 extension ClientSession {
     /// `$/cancelRequest` from the client: cancel that request's task.
-    func cancelTask(_ id: JSONValue) {
+    func cancelTask(_ id: RequestID) {
         taskFor(id)?.cancel()
     }
 }

@@ -9,24 +9,31 @@ import Glibc
 /// One request as a method handler sees it: its params and the client that sent it.
 public struct DaemonCall: Sendable {
     public let method: String
+    public let id: RequestID
     /// The request's line, from which ``params(_:)`` decodes the params as the handler's type.
     let line: Data
     public let client: ClientSession
 
-    /// The params decoded as `type` (absent params as `{}`).
+    /// The params decoded as `type`, straight from the line (absent params as `{}`).
     /// - Throws: ``RPCErrorObject`` -32602 naming the problem.
     public func params<Params: Decodable>(_ type: Params.Type) throws(RPCErrorObject) -> Params {
         do {
-            if let params = try JSONDecoder().decode(Member<Params>.self, from: line).params { return params }
-            return try JSONDecoder().decode(type, from: Data("{}".utf8))
+            return try DaemonServer.codec.params(type, from: line)
         } catch {
-            throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for \(method): \(WireCodec.describe(error))")
+            throw RPCErrorObject(code: RPCErrorCode.invalidParams,
+                                 message: "invalid params for \(method): \(error.reason.replacing("invalid params: ", with: ""))")
         }
     }
 }
 
 /// A method of the client API.
-public typealias DaemonMethod = @Sendable (DaemonCall) async throws -> any Encodable & Sendable
+public enum DaemonMethod: Sendable {
+    /// Answered on the client loop's thread as soon as the request is read: for methods that
+    /// never wait (device state, subscriptions), which then cost no thread hop at all.
+    case immediate(@Sendable (DaemonCall) throws -> any Encodable & Sendable)
+    /// Answered by a task: for methods that wait (for an extension, the pool, a flow).
+    case task(@Sendable (DaemonCall) async throws -> any Encodable & Sendable)
+}
 
 /// The daemon's own error codes, beside JSON-RPC's.
 public enum DaemonErrorCode {
@@ -36,202 +43,287 @@ public enum DaemonErrorCode {
     public static let shuttingDown = -32051
 }
 
-/// The socket server: accepts clients of its own uid, reads their JSON-RPC lines, runs each
-/// request as a task (so a slow one never holds up the next), and on shutdown drains: no new
-/// clients or requests, in-flight requests finish within a grace, then every extension is
-/// stopped, the socket removed and the lock released.
+/// The socket server: one thread (``ClientLoop``) accepts clients of its own uid and reads
+/// their JSON-RPC lines, round-robin, at most a few requests of each client at once; each
+/// request is answered at once or by a task (so a slow one never holds up the next). On
+/// shutdown it drains: no new clients or requests, requests in flight finish within a grace,
+/// then every extension is stopped, the socket removed and the lock released.
 public final class DaemonServer: Sendable {
+    /// Limits on what clients may hold of the daemon.
+    public struct Limits: Sendable {
+        /// Clients connected at once; one more is refused with an error line saying so.
+        public var maximumClients = 4096
+        /// What each client may hold (requests in flight, queued answers, line length).
+        public var connection = ClientConnection.Limits()
+
+        public init() {}
+    }
+
     private struct State {
         var methods: [String: DaemonMethod] = [:]
-        var clients: [Int: ClientSession] = [:]
+        var sessions: [ObjectIdentifier: ClientSession] = [:]
         var nextClient = 1
         var requestsInFlight = 0
         var requestsServed = 0
-        var refusedPeers = 0
         var draining = false
-        var listener: Int32
+        /// Waiting for the requests in flight to reach none (the drain).
+        var idleWaiters = TimedWaiters<Bool, Void>()
     }
+
+    /// The client API's codec: JSON-RPC lines with ISO 8601 dates.
+    static let codec = WireCodec(dates: .iso8601)
 
     public let socketPath: String?
     public let hub: EventHub
     public let pool: ExtensionPool
     public let startedAt = Date()
+    public let limits: Limits
+    private let listener: Int32
     private let lock: DaemonLock?
-    private let state: Mutex<State>
-    private let channelLimits: LineChannel.Limits
+    private let state = Mutex(State())
+    private let loop = Mutex<ClientLoop?>(nil)
     private let finished = DispatchSemaphore(value: 0)
-    /// Written once at shutdown to wake the accept thread out of `poll` (closing a descriptor
-    /// does not wake a thread blocked on it, and `shutdown(2)` on an inherited listener would
-    /// break it for systemd, which keeps listening on it).
-    private let wakeAccept: (read: Int32, write: Int32)
 
     /// - Parameters:
     ///   - listener: a listening socket (bound by ``UnixSocket/listen(path:backlog:)`` or inherited).
     ///   - socketPath: removed at shutdown; nil for an inherited socket (its owner removes it).
     public init(listener: Int32, socketPath: String?, lock: DaemonLock?, hub: EventHub, pool: ExtensionPool,
-                channelLimits: LineChannel.Limits = LineChannel.Limits()) {
+                limits: Limits = Limits()) {
+        self.listener = listener
         self.socketPath = socketPath
         self.lock = lock
         self.hub = hub
         self.pool = pool
-        self.channelLimits = channelLimits
-        state = Mutex(State(listener: listener))
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        wakeAccept = (ends[0], ends[1])
+        self.limits = limits
     }
 
-    /// Adds (or replaces) a method.
-    public func register(_ name: String, _ method: @escaping DaemonMethod) {
-        state.withLock { $0.methods[name] = method }
+    /// Adds (or replaces) a method answered by a task.
+    public func register(_ name: String, _ method: @escaping @Sendable (DaemonCall) async throws -> any Encodable & Sendable) {
+        state.withLock { $0.methods[name] = .task(method) }
     }
 
-    /// Starts accepting clients on a thread of its own.
-    public func start() {
-        let listener = state.withLock { $0.listener }
-        let thread = Thread { [self] in
-            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wakeAccept.read, events: Int16(POLLIN), revents: 0)]
-            while true {
-                guard SystemCall.poll(&descriptors, timeoutMilliseconds: -1) >= 0 else { break }
-                if descriptors[1].revents != 0 || isDraining { break }
-                if descriptors[0].revents != 0, let fd = UnixSocket.accept(listener) { admit(fd) }
-            }
-        }
-        thread.name = "wallet-host.accept"
-        thread.stackSize = 256 << 10
-        thread.start()
+    /// Adds (or replaces) a method answered on the client loop's thread: it must never block
+    /// for long (a state file read is the most it may do).
+    public func registerImmediate(_ name: String, _ method: @escaping @Sendable (DaemonCall) throws -> any Encodable & Sendable) {
+        state.withLock { $0.methods[name] = .immediate(method) }
     }
 
-    /// Blocks until ``shutdown(grace:)`` has finished.
+    /// Starts serving clients on the loop's thread.
+    /// - Throws: ``DaemonError`` when the loop cannot be set up.
+    public func start() throws {
+        let loop = try ClientLoop(listener: listener, limits: limits.connection, maximumClients: limits.maximumClients,
+                                  handlers: ClientLoop.Handlers(
+                                      connected: { [weak self] connection, pid in self?.connected(connection, peerPID: pid) },
+                                      line: { [weak self] line, connection in self?.receive(line, from: connection) },
+                                      released: { [weak self] connection in self?.released(connection) }))
+        self.loop.withLock { $0 = loop }
+        loop.start()
+    }
+
+    /// Blocks until ``shutdown(grace:reason:)`` has finished.
     public func waitUntilFinished() {
         finished.wait()
     }
 
     /// Clients connected now.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    public var clientCount: Int { state.withLock { $0.sessions.count } }
     /// Requests being served now.
     public var requestsInFlight: Int { state.withLock { $0.requestsInFlight } }
     /// Requests taken since the daemon started.
     public var requestsServed: Int { state.withLock { $0.requestsServed } }
     /// Connections refused because the peer was another user.
-    public var refusedPeers: Int { state.withLock { $0.refusedPeers } }
+    public var refusedPeers: Int { loop.withLock { $0 }?.refusedPeers ?? 0 }
+    /// Connections refused because the daemon had its maximum of clients.
+    public var refusedClients: Int { loop.withLock { $0 }?.refusedOverLimit ?? 0 }
     public var isDraining: Bool { state.withLock { $0.draining } }
     /// Lines dropped for the clients connected now, because they read too slowly.
-    public var droppedLines: Int { state.withLock { $0.clients.values.reduce(0) { $0 + $1.channel.droppedLines } } }
+    public var droppedLines: Int { state.withLock { $0.sessions.values.reduce(0) { $0 + $1.connection.droppedLines } } }
 
     /// Stops the daemon: refuses new clients and requests, lets requests in flight finish within
     /// `grace`, stops every extension with the normal stop sequence, removes the socket and the
     /// lock, then ``waitUntilFinished()`` returns. A second call does nothing.
     public func shutdown(grace: Duration, reason: String) async {
-        let listener = state.withLock { state -> Int32? in
-            guard !state.draining else { return nil }
+        let first = state.withLock { state -> Bool in
+            guard !state.draining else { return false }
             state.draining = true
-            return state.listener
+            return true
         }
-        guard let listener else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeAccept.write, &byte, 1)
+        guard first else { return }
+        let loop = self.loop.withLock { $0 }
+        loop?.stopAccepting()
         if let socketPath { unlink(socketPath) }
-        let deadline = ContinuousClock.now + grace
-        while requestsInFlight > 0 && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await requestsFinished(within: grace)
         await pool.stopAll(reason: reason)
-        let clients = state.withLock { Array($0.clients.values) }
-        for client in clients { client.channel.flush(timeout: .milliseconds(200)) }
-        for client in clients { client.channel.close() }
+        let sessions = state.withLock { Array($0.sessions.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions { group.addTask { await session.connection.drained(within: .milliseconds(200)) } }
+        }
+        if let loop {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // The loop's stop blocks until its thread is done: not on a cooperative thread.
+                DispatchQueue.global().async {
+                    loop.stop()
+                    continuation.resume()
+                }
+            }
+        }
         close(listener)
         lock?.release()
         finished.signal()
     }
 
-    private func admit(_ fd: Int32) {
-        guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
-            // Another user's process: tell it why, then hang up.
-            let refusal = DaemonLine.error(id: nil, RPCErrorObject(code: RPCErrorCode.invalidRequest,
-                                                                   message: "this daemon serves only uid \(getuid())"))
-            _ = UnixSocket.writeAll(fd, refusal)
-            state.withLock { $0.refusedPeers += 1 }
-            // Closing with the peer's request unread would reset the connection before the
-            // peer reads the refusal: end our side, drain what it sent (briefly), then close.
-            DispatchQueue.global().async {
-                Glibc.shutdown(fd, Int32(SHUT_WR))
-                var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                var sink = [UInt8](repeating: 0, count: 4096)
-                while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
-                close(fd)
+    /// Waits until no request is in flight, at most `timeout`.
+    private func requestsFinished(within timeout: Duration) async {
+        let id = state.withLock { $0.idleWaiters.makeID() }
+        _ = await TimedWaiters<Bool, Void>.wait(id: id, within: timeout, begin: { continuation in
+            let now = state.withLock { state -> Bool in
+                state.requestsInFlight == 0 || !state.idleWaiters.add(id, condition: (), continuation: continuation)
             }
-            return
-        }
-        let id = state.withLock { state -> Int in
+            if now { continuation.resume(returning: true) }
+        }, abandon: { [self] id in
+            state.withLock { $0.idleWaiters.abandon(id) }?.resume(returning: nil)
+        })
+    }
+
+    // MARK: Clients
+
+    private func connected(_ connection: ClientConnection, peerPID: Int32) {
+        let session = state.withLock { state -> ClientSession in
             defer { state.nextClient += 1 }
-            return state.nextClient
+            let session = ClientSession(id: state.nextClient, peerPID: peerPID, connection: connection)
+            state.sessions[ObjectIdentifier(connection)] = session
+            return session
         }
-        let channel = LineChannel(fd: fd, limits: channelLimits)
-        let client = ClientSession(id: id, peerPID: peer.pid, channel: channel)
-        state.withLock { $0.clients[id] = client }
-        channel.start(name: "wallet-host.client\(id)") { [self] line in receive(line, from: client) }
-        channel.onClose { [self] in
-            for subscription in client.disconnected() { hub.unsubscribe(subscription) }
-            state.withLock { $0.clients[id] = nil }
+        connection.onClose { [self] in
+            for subscription in session.disconnected() { hub.unsubscribe(subscription) }
         }
     }
 
-    private func receive(_ line: Data?, from client: ClientSession) {
+    private func released(_ connection: ClientConnection) {
+        _ = state.withLock { $0.sessions.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Serves one line of a client, on the loop's thread; frees the client's slot once answered.
+    private func receive(_ line: Data?, from connection: ClientConnection) {
+        guard let session = state.withLock({ $0.sessions[ObjectIdentifier(connection)] }) else {
+            connection.finished()
+            return
+        }
+        switch classify(line, from: session) {
+        case .answered(let answer):
+            if let answer { connection.send(answer) }
+            connection.finished()
+        case .task(let id, let call, let method):
+            let task = Task { [self] in
+                connection.send(await Self.answer(id: id) { try await method(call) })
+                session.finished(id)
+                requestFinished()
+                connection.finished()
+            }
+            session.track(id, task)
+        }
+    }
+
+    private enum Plan {
+        /// Done on the loop's thread; the answer line to send, if any.
+        case answered(Data?)
+        case task(RequestID, DaemonCall, @Sendable (DaemonCall) async throws -> any Encodable & Sendable)
+    }
+
+    private func classify(_ line: Data?, from session: ClientSession) -> Plan {
+        let codec = Self.codec
         guard let line else {
-            client.channel.send(DaemonLine.error(id: nil, RPCErrorObject(code: RPCErrorCode.lineTooLong,
-                                                                         message: "a line over \(channelLimits.maximumLineBytes) bytes")))
-            return
+            return .answered(Self.errorLine(id: nil, RPCErrorObject(code: RPCErrorCode.lineTooLong,
+                                                                    message: "a line over \(limits.connection.maximumLineBytes) bytes")))
         }
-        let envelope: DaemonEnvelope
-        do {
-            envelope = try DaemonEnvelope.decode(line)
+        let message: WireMessage
+        do throws(WireDecodingError) {
+            if let plain = codec.decodePlain(line) { message = plain.message } else { message = try codec.decode(line) }
         } catch {
-            client.channel.send(DaemonLine.error(id: nil, error))
-            return
+            let prefix = error.code == RPCErrorCode.parseError ? "not a JSON-RPC message: " : ""
+            return .answered(Self.errorLine(id: error.id, RPCErrorObject(code: error.code, message: prefix + error.reason)))
         }
-        guard let method = envelope.method else {
-            // A response to a forwarded prompt: rare, read whole.
-            if let message = try? DaemonMessage.decode(line) { client.answer(message) }
-            return
-        }
-        guard let id = envelope.id else {
-            if method == WireMethod.cancelRequest, let target = try? JSONDecoder().decode(Member<CancelTarget>.self, from: line).params {
-                client.cancelTask(target.id)
+        switch message {
+        case .response, .errorResponse:
+            // An answer to a forwarded prompt.
+            session.answer(message)
+            return .answered(nil)
+        case .notification(let method, _):
+            if method == WireMethod.cancelRequest, let target = try? codec.params(CancelTarget.self, from: line) {
+                session.cancelTask(target.id)
             }
-            return
-        }
-        let (handler, draining) = state.withLock { state -> (DaemonMethod?, Bool) in
-            let handler = state.methods[method]
-            if handler != nil && !state.draining {
-                state.requestsInFlight += 1
-                state.requestsServed += 1
+            return .answered(nil)
+        case .request(let id, let method, _):
+            let (handler, draining) = state.withLock { state -> (DaemonMethod?, Bool) in
+                let handler = state.methods[method]
+                if handler != nil && !state.draining {
+                    state.requestsServed += 1
+                    if case .task = handler { state.requestsInFlight += 1 }
+                }
+                return (handler, state.draining)
             }
-            return (handler, state.draining)
+            guard !draining else {
+                return .answered(Self.errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.shuttingDown, message: "the daemon is shutting down")))
+            }
+            let call = DaemonCall(method: method, id: id, line: line, client: session)
+            switch handler {
+            case nil:
+                return .answered(Self.errorLine(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
+                                                                       message: "the daemon has no method \(method)")))
+            case .immediate(let body)?:
+                return .answered(Self.answer(id: id) { try body(call) })
+            case .task(let body)?:
+                return .task(id, call, body)
+            }
         }
-        guard !draining else {
-            client.channel.send(DaemonLine.error(id: id, RPCErrorObject(code: DaemonErrorCode.shuttingDown, message: "the daemon is shutting down")))
-            return
+    }
+
+    private func requestFinished() {
+        let idle = state.withLock { state -> [TimedWaiters<Bool, Void>.Continuation] in
+            state.requestsInFlight -= 1
+            return state.requestsInFlight == 0 ? state.idleWaiters.take { true } : []
         }
-        guard let handler else {
-            client.channel.send(DaemonLine.error(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
-                                                                        message: "the daemon has no method \(method)")))
-            return
+        for waiter in idle { waiter.resume(returning: true) }
+    }
+
+    // MARK: Answers
+
+    /// The response to request `id`: `body`'s result, or its error (an ``RPCErrorObject`` as it
+    /// is, any other error as ``DaemonErrorCode/commandFailed`` with the error's sentence).
+    static func answer(id: RequestID, _ body: () throws -> any Encodable & Sendable) -> Data {
+        do {
+            return resultLine(id: id, try body())
+        } catch let error as RPCErrorObject {
+            return errorLine(id: id, error)
+        } catch {
+            return errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
         }
-        let call = DaemonCall(method: method, line: line, client: client)
-        let task = Task { [self] in
-            client.channel.send(await DaemonLine.answer(id: id, failureCode: DaemonErrorCode.commandFailed) { try await handler(call) })
-            client.finished(id)
-            state.withLock { $0.requestsInFlight -= 1 }
+    }
+
+    static func answer(id: RequestID, _ body: () async throws -> any Encodable & Sendable) async -> Data {
+        do {
+            return resultLine(id: id, try await body())
+        } catch let error as RPCErrorObject {
+            return errorLine(id: id, error)
+        } catch {
+            return errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
         }
-        client.track(id, task)
+    }
+
+    static func resultLine(id: RequestID, _ result: any Encodable & Sendable) -> Data {
+        do {
+            return try codec.response(id: id, result: result)
+        } catch {
+            return errorLine(id: id, RPCErrorObject(code: RPCErrorCode.internalError, message: "the daemon could not encode its answer: \(error)"))
+        }
+    }
+
+    static func errorLine(id: RequestID?, _ error: RPCErrorObject) -> Data {
+        (try? codec.errorResponse(id: id, error: error)) ?? Data()
     }
 }
 
 /// `$/cancelRequest`'s params.
 private struct CancelTarget: Decodable {
-    var id: JSONValue
+    var id: RequestID
 }

@@ -1,23 +1,38 @@
 import Foundation
 import Synchronization
 import WalletHostRuntime
+import WalletWire
 
 /// The daemon's event sink: every event goes to the event log, into the ``ProcessTable``, to
 /// the clients subscribed to it (through their bounded queues, never blocking the extension's
 /// I/O thread that records it), and into a short ring of recent events that request handlers
-/// can wait on.
+/// can wait on. Each event is encoded once: the log's line and every subscriber's notification
+/// carry the same bytes.
 public final class EventHub: HostEventSink {
     /// A client's subscription: which events it wants and where they go.
     public struct Subscription: Sendable {
         public var kinds: Set<HostEvent.Kind>?
         public var bundleIdentifier: String?
-        public var deliver: @Sendable (HostEvent) -> Void
+        /// Gets the event's `events.event` notification line, encoded once for every subscriber.
+        public var deliver: @Sendable (_ notification: Data) -> Void
+
+        public init(kinds: Set<HostEvent.Kind>?, bundleIdentifier: String?, deliver: @escaping @Sendable (_ notification: Data) -> Void) {
+            self.kinds = kinds
+            self.bundleIdentifier = bundleIdentifier
+            self.deliver = deliver
+        }
 
         func wants(_ event: HostEvent) -> Bool {
             if let kinds, !kinds.contains(event.kind) { return false }
             if let bundleIdentifier, event.bundleIdentifier != bundleIdentifier { return false }
             return true
         }
+    }
+
+    /// A handler waiting for an event: the first from `sequence` on that `matches`.
+    private struct Wanted: Sendable {
+        var sequence: Int
+        var matches: @Sendable (HostEvent) -> Bool
     }
 
     private struct State {
@@ -27,31 +42,45 @@ public final class EventHub: HostEventSink {
         var firstSequence = 0
         var subscriptions: [Int: Subscription] = [:]
         var nextSubscription = 1
+        var waiters = TimedWaiters<HostEvent, Wanted>()
     }
 
+    /// The method of the notification that carries an event.
+    public static let notificationMethod = "events.event"
     private static let recentCapacity = 512
     private let state = Mutex(State())
-    private let log: (any HostEventSink)?
+    private let log: EventLogFile?
+    private let codec = WireCodec(dates: .iso8601)
     /// Told of every process that ended without the host asking (for keep-warm).
     private let onCrash: @Sendable (HostEvent) -> Void
 
-    public init(log: (any HostEventSink)?, onCrash: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
+    public init(log: EventLogFile?, onCrash: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
         self.log = log
         self.onCrash = onCrash
     }
 
     public func record(_ event: HostEvent) {
-        log?.record(event)
-        let (crashed, receivers) = state.withLock { state -> (Bool, [Subscription]) in
+        let (crashed, receivers, woken) = state.withLock { state -> (Bool, [Subscription], [TimedWaiters<HostEvent, Wanted>.Continuation]) in
             let crashed = state.table.apply(event)
+            let sequence = state.firstSequence + state.recent.count
             state.recent.append(event)
             if state.recent.count > Self.recentCapacity {
                 state.recent.removeFirst(state.recent.count - Self.recentCapacity)
                 state.firstSequence += 1
             }
-            return (crashed, state.subscriptions.values.filter { $0.wants(event) })
+            let woken = state.waiters.take { $0.sequence <= sequence && $0.matches(event) }
+            return (crashed, state.subscriptions.values.filter { $0.wants(event) }, woken)
         }
-        for receiver in receivers { receiver.deliver(event) }
+        for waiter in woken { waiter.resume(returning: event) }
+        // Encoded once, outside the lock: for the log, and as every subscriber's notification.
+        let json = log?.encode(event) ?? (receivers.isEmpty ? nil : try? codec.json(event))
+        if let json {
+            log?.record(encoded: json)
+            if !receivers.isEmpty {
+                let notification = codec.notification(method: Self.notificationMethod, encodedParams: json)
+                for receiver in receivers { receiver.deliver(notification) }
+            }
+        }
         if crashed { onCrash(event) }
     }
 
@@ -61,6 +90,11 @@ public final class EventHub: HostEventSink {
 
     /// The process table as it stands.
     public var table: ProcessTable { state.withLock { $0.table } }
+
+    /// One extension's row of the process table.
+    public func row(_ bundleIdentifier: String) -> ProcessTable.Row? {
+        state.withLock { $0.table.rows[bundleIdentifier] }
+    }
 
     /// The sequence number the next event will get: a place to wait from.
     public var nextSequence: Int { state.withLock { $0.firstSequence + $0.recent.count } }
@@ -81,19 +115,21 @@ public final class EventHub: HostEventSink {
 
     public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
 
-    /// The first event from `sequence` on that matches, waiting up to `timeout` for it.
+    /// The first event from `sequence` on that matches: one already recorded, or the next one
+    /// recorded within `timeout` (nil when none is, or the task is cancelled).
     public func firstEvent(from sequence: Int, within timeout: Duration,
-                           where matches: @Sendable (HostEvent) -> Bool) async -> HostEvent? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found = state.withLock { state -> HostEvent? in
+                           where matches: @escaping @Sendable (HostEvent) -> Bool) async -> HostEvent? {
+        let id = state.withLock { $0.waiters.makeID() }
+        return await TimedWaiters<HostEvent, Wanted>.wait(id: id, within: timeout, begin: { continuation in
+            let found = state.withLock { state -> HostEvent?? in
                 let start = max(0, sequence - state.firstSequence)
-                guard start < state.recent.count else { return nil }
-                return state.recent[start...].first(where: matches)
+                if start < state.recent.count, let event = state.recent[start...].first(where: matches) { return .some(event) }
+                return state.waiters.add(id, condition: Wanted(sequence: sequence, matches: matches), continuation: continuation)
+                    ? .none : .some(nil)
             }
-            if let found { return found }
-            if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+            if case .some(let event) = found { continuation.resume(returning: event) }
+        }, abandon: { [self] id in
+            state.withLock { $0.waiters.abandon(id) }?.resume(returning: nil)
+        })
     }
 }

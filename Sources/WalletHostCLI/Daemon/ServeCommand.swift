@@ -16,6 +16,7 @@ struct ServeCommand {
     let socketPath: String
     let keepWarm: Bool
     let drainGrace: Duration
+    let limits: DaemonServer.Limits
     let configuration: HostConfiguration
 
     static let spec = CommandSpec(
@@ -40,6 +41,14 @@ struct ServeCommand {
                   .valued("drain-grace", "DURATION", help: """
                       On SIGTERM, SIGINT or host.shutdown, how long requests in flight may take to finish \
                       before every extension is stopped (default 20s).
+                      """),
+                  .valued("max-clients", "N", help: """
+                      Serve at most N clients at once (default 4096); one more gets an error line saying so \
+                      and is disconnected.
+                      """),
+                  .valued("client-requests", "N", help: """
+                      Serve at most N requests of one client at once (default 16); its later requests wait, \
+                      in order, unread, so that one client cannot starve the others.
                       """)],
         takesHostOptions: true)
 
@@ -57,6 +66,10 @@ struct ServeCommand {
         }
         self.configuration = configuration
         drainGrace = try HostOptions.duration(parsed, "drain-grace", example: "20s or 500ms") ?? .seconds(20)
+        var limits = DaemonServer.Limits()
+        if let clients = try parsed.count("max-clients", minimum: 1) { limits.maximumClients = clients }
+        if let requests = try parsed.count("client-requests", minimum: 1) { limits.connection.requestsInFlight = requests }
+        self.limits = limits
     }
 
     func run() async throws -> Int32 {
@@ -87,14 +100,12 @@ struct ServeCommand {
         }
         let pool = ExtensionPool(configuration: configuration, appsDirectory: appsURL, device: device, keepWarm: keepWarm, hub: hub)
         poolBox.withLock { $0 = pool }
-        let server = DaemonServer(listener: listener, socketPath: ownedSocket, lock: lock, hub: hub, pool: pool)
+        let server = DaemonServer(listener: listener, socketPath: ownedSocket, lock: lock, hub: hub, pool: pool, limits: limits)
         let grace = drainGrace
         let shutdown: @Sendable (String) -> Void = { reason in
             Task { await server.shutdown(grace: grace, reason: reason) }
         }
         WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
-        DaemonCallMethod.register(on: server)
-        DaemonConformMethod.register(on: server)
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
         let sandboxMode = configuration.sandbox
@@ -102,7 +113,7 @@ struct ServeCommand {
             if sandboxMode != .off { SandboxStatus.probe() }
             Task { await pool.reload() }
         })
-        server.start()
+        try server.start()
         let listening = ownedSocket ?? "an inherited socket (fd \(listener))"
         FileHandle.standardError.write(Data("""
             wallet-host serve: pid \(getpid()) serves \(stateURL.path) on \(listening); apps \(appsURL.path)\

@@ -85,7 +85,19 @@ public final class EventLogFile: HostEventSink {
     }
 
     public func record(_ event: HostEvent) {
-        guard var line = try? encoder.encode(event) else { return }
+        guard let json = encode(event) else { return }
+        record(encoded: json)
+    }
+
+    /// An event as the log writes it (one JSON object: sorted keys, ISO 8601 times), for a
+    /// caller that sends the same bytes elsewhere too (the daemon's event notifications).
+    public func encode(_ event: HostEvent) -> Data? {
+        try? encoder.encode(event)
+    }
+
+    /// Appends an event ``encode(_:)`` encoded.
+    public func record(encoded json: Data) {
+        var line = json
         line.append(UInt8(ascii: "\n"))
         Self.append(line, to: eventsDescriptor)
     }

@@ -15,9 +15,14 @@ public struct CallOutcome<Result: Sendable>: Sendable {
     /// The highest footprint sampled during the call.
     public var peakFootprintBytes: Int?
     public var pid: Int32?
+    /// Whether the process that took the call runs in the sandbox (nil when there was none).
+    public var sandboxed: Bool?
+    /// Why a process meant for the sandbox runs without it (`--sandbox off`, what the kernel refused).
+    public var unsandboxedReason: String?
 
     public init(method: String, result: Swift.Result<Result, ExtensionCallError>, launchMilliseconds: Double?,
-                launchedProcess: Bool, callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?) {
+                launchedProcess: Bool, callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?,
+                sandboxed: Bool? = nil, unsandboxedReason: String? = nil) {
         self.method = method
         self.result = result
         self.launchMilliseconds = launchMilliseconds
@@ -26,5 +31,7 @@ public struct CallOutcome<Result: Sendable>: Sendable {
         self.totalMilliseconds = totalMilliseconds
         self.peakFootprintBytes = peakFootprintBytes
         self.pid = pid
+        self.sandboxed = sandboxed
+        self.unsandboxedReason = unsandboxedReason
     }
 }

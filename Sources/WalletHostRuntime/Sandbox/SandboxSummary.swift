@@ -12,12 +12,23 @@ public enum SandboxSummary {
         let spawns = spawns(in: events)
         guard !spawns.isEmpty else { return nil }
         let off = spawns.filter { $0.sandboxed != true }
-        guard let first = off.first else {
+        return note(off: off.count, of: spawns.count, reason: off.first?.unsandboxedReason)
+    }
+
+    /// The same sentence for one call's process, from its outcome (``CallOutcome/sandboxed``);
+    /// nil when the call had no process.
+    public static func note(_ outcome: CallOutcome<some Sendable>) -> String? {
+        guard let sandboxed = outcome.sandboxed else { return nil }
+        return note(off: sandboxed ? 0 : 1, of: 1, reason: outcome.unsandboxedReason)
+    }
+
+    private static func note(off: Int, of launches: Int, reason: String?) -> String {
+        guard off > 0 else {
             return "sandbox: on (own PID namespace, private file system and /tmp"
                 + (SandboxPlan.runsAsUnprivilegedUser ? ", user \(SandboxPlan.unprivilegedID))" : ", user namespace)")
         }
-        let count = off.count == spawns.count ? "every launch" : "\(off.count) of \(spawns.count) launches"
-        return "sandbox: OFF for \(count) (\(first.unsandboxedReason ?? "unavailable")): the extension could see the state "
+        let count = off == launches ? "every launch" : "\(off) of \(launches) launches"
+        return "sandbox: OFF for \(count) (\(reason ?? "unavailable")): the extension could see the state "
             + "directory and other issuers' App Groups, and what it started could outlive it"
     }
 

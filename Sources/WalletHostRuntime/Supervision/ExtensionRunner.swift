@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WalletWire
 
 /// Runs one extension under Wallet's rules: launches its process on first use (or ``prewarm()``),
@@ -17,7 +18,14 @@ public actor ExtensionRunner {
     }
 
     private var process = ProcessState.stopped
-    private var callsInFlight = 0
+    /// Calls in flight, and who waits for there to be none (kept outside the actor so that
+    /// waiting for them costs no hop into it).
+    private nonisolated let activity = Mutex(CallActivity())
+    private struct CallActivity {
+        var inFlight = 0
+        var idleWaiters = TimedWaiters<Bool, Void>()
+    }
+    private var callsInFlight: Int { activity.withLock { $0.inFlight } }
     private var lastCallEnded = ContinuousClock.now
     private var idleWatcher: Task<Void, Never>?
     /// The container quota's watch of each running process, by pid.
@@ -89,9 +97,13 @@ public actor ExtensionRunner {
     ) async -> CallOutcome<Result> {
         let askedAt = ContinuousClock.now
         let deadline = deadline.map { askedAt + $0 }
-        callsInFlight += 1
+        activity.withLock { $0.inFlight += 1 }
         defer {
-            callsInFlight -= 1
+            let idle = activity.withLock { activity in
+                activity.inFlight -= 1
+                return activity.inFlight == 0 ? activity.idleWaiters.take { true } : []
+            }
+            for waiter in idle { waiter.resume(returning: true) }
             scheduleIdleStop()
         }
         let launch: Launch
@@ -126,7 +138,21 @@ public actor ExtensionRunner {
                            launchMilliseconds: launchedNow ? launch.handshakeMilliseconds : nil,
                            launchedProcess: launchedNow, callMilliseconds: callMilliseconds,
                            totalMilliseconds: (reply.finishedAt - askedAt).milliseconds,
-                           peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid)
+                           peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid, sandboxed: connection.sandboxed,
+                           unsandboxedReason: connection.sandboxed ? nil : connection.unsandboxedReason ?? "--sandbox off")
+    }
+
+    /// Returns once no call is in flight (at once when none is), or after `timeout`.
+    public nonisolated func callsEnded(within timeout: Duration) async {
+        let id = activity.withLock { $0.idleWaiters.makeID() }
+        _ = await TimedWaiters<Bool, Void>.wait(id: id, within: timeout, begin: { continuation in
+            let now = activity.withLock { activity in
+                activity.inFlight == 0 || !activity.idleWaiters.add(id, condition: (), continuation: continuation)
+            }
+            if now { continuation.resume(returning: true) }
+        }, abandon: { [self] id in
+            activity.withLock { $0.idleWaiters.abandon(id) }?.resume(returning: nil)
+        })
     }
 
     /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.

@@ -5,30 +5,32 @@
 /// The owner keeps this value inside its own lock, beside the state the waiters look at, so that
 /// checking "has it happened?" and starting to wait are one step; ``wait(id:within:begin:abandon:)``
 /// does the timing.
-struct TimedWaiters<Value: Sendable, Condition: Sendable> {
-    typealias Continuation = CheckedContinuation<Value?, Never>
+public struct TimedWaiters<Value: Sendable, Condition: Sendable> {
+    public typealias Continuation = CheckedContinuation<Value?, Never>
 
     private var waiting: [UInt64: (condition: Condition, continuation: Continuation)] = [:]
     /// Waiters whose time ran out (or whose task was cancelled) before they began to wait.
     private var abandoned: Set<UInt64> = []
     private var lastID: UInt64 = 0
 
+    public init() {}
+
     /// A new waiter's id.
-    mutating func makeID() -> UInt64 {
+    public mutating func makeID() -> UInt64 {
         lastID += 1
         return lastID
     }
 
     /// Adds a waiter, unless its time already ran out.
     /// - Returns: false when the waiter was abandoned first: resume it with nil.
-    mutating func add(_ id: UInt64, condition: Condition, continuation: Continuation) -> Bool {
+    public mutating func add(_ id: UInt64, condition: Condition, continuation: Continuation) -> Bool {
         guard abandoned.remove(id) == nil else { return false }
         waiting[id] = (condition, continuation)
         return true
     }
 
     /// Takes the waiter `id` out (to resume it with nil); remembers the id if it has not begun to wait.
-    mutating func abandon(_ id: UInt64) -> Continuation? {
+    public mutating func abandon(_ id: UInt64) -> Continuation? {
         guard let waiter = waiting.removeValue(forKey: id) else {
             abandoned.insert(id)
             return nil
@@ -37,14 +39,14 @@ struct TimedWaiters<Value: Sendable, Condition: Sendable> {
     }
 
     /// Takes out every waiter whose condition `satisfied` accepts.
-    mutating func take(where satisfied: (Condition) -> Bool) -> [Continuation] {
+    public mutating func take(where satisfied: (Condition) -> Bool) -> [Continuation] {
         let ready = waiting.filter { satisfied($0.value.condition) }
         for id in ready.keys { waiting[id] = nil }
         return ready.values.map(\.continuation)
     }
 
     /// Takes out every waiter, and forgets the abandoned ids (nothing will wait any more).
-    mutating func takeAll() -> [Continuation] {
+    public mutating func takeAll() -> [Continuation] {
         defer {
             waiting.removeAll()
             abandoned.removeAll()
@@ -58,7 +60,7 @@ extension TimedWaiters {
     /// continuation at once if the value is already there, else adds it to the owner's waiters;
     /// `abandon` (also the owner's) resumes it with nil when the time runs out or the task is
     /// cancelled, if nothing resumed it first.
-    static func wait(id: UInt64, within timeout: Duration, begin: (Continuation) -> Void,
+    public static func wait(id: UInt64, within timeout: Duration, begin: (Continuation) -> Void,
                      abandon: @escaping @Sendable (UInt64) -> Void) async -> Value? {
         let timer = Task {
             try? await Task.sleep(for: timeout)

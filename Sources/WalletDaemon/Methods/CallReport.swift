@@ -4,8 +4,9 @@ import WalletWire
 
 /// Renders a call's outcome for people and for machines. The result is the typed value the
 /// call decoded (see ``MethodResultShape``), encoded straight into the report.
-enum CallReport {
-    static func human(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, deadline: Duration?, lateNote: String?) -> String {
+public enum CallReport {
+    /// The transcript `wallet-host call` prints.
+    public static func human(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, deadline: Duration?, lateNote: String?) -> String {
         var lines: [String] = []
         let process = outcome.pid.map { "\(executable)[\($0)]" } ?? executable
         switch outcome.result {
@@ -39,7 +40,7 @@ enum CallReport {
     }
 
     /// - Parameter sandboxed: whether the process ran in the sandbox (nil: none was launched).
-    static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+    public static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
                      sandboxed: Bool? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -48,7 +49,7 @@ enum CallReport {
     }
 
     /// What `--json` prints, as a value the daemon encodes into its answer.
-    static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
+    public static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
                        sandboxed: Bool? = nil) -> some Encodable & Sendable {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
@@ -127,5 +128,23 @@ enum CallReport {
 
     private static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
+    }
+
+    /// The events that say how a call that missed its deadline ended.
+    public static let endsTheWait: @Sendable (HostEvent) -> Bool = {
+        [.lateCompletion, .cancelAcknowledged, .hung, .exit].contains($0.kind)
+    }
+
+    /// What the report says of a call after its missed deadline, from the event that ended the wait.
+    public static func lateNote(_ event: HostEvent?) -> String? {
+        switch event?.payload {
+        case .hung(let hung)?:
+            return "no answer in the \(HumanReadable.milliseconds(hung.silenceMilliseconds)) after its deadline either: "
+                + "the host declared it hung and stopped it"
+        case .lateCompletion?, .cancelAcknowledged?:
+            return event?.message
+        default:
+            return nil
+        }
     }
 }

@@ -5,9 +5,9 @@ import WalletWire
 /// Calls a method with the result type the method table (``WireMethods``) gives it, so a
 /// result of the wrong shape is reported as such, and hands back the typed result, decoded
 /// once, for printing. A method not in the table is called for any JSON value.
-enum MethodResultShape {
+public enum MethodResultShape {
     /// - Parameter deadline: the call's deadline, from now; nil for the configured one.
-    static func call(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil) async
+    public static func call(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil) async
         -> CallOutcome<any Encodable & Sendable> {
         let deadline = deadline ?? runner.configuration.deadline(for: method, at: runner.descriptor.point)
         guard let entry = WireMethods.named(method) else {
@@ -30,6 +30,6 @@ enum MethodResultShape {
                            launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
                            callMilliseconds: outcome.callMilliseconds,
                            totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
-                           pid: outcome.pid)
+                           pid: outcome.pid, sandboxed: outcome.sandboxed, unsandboxedReason: outcome.unsandboxedReason)
     }
 }

@@ -1,0 +1,73 @@
+#define _GNU_SOURCE
+#include "wallet_poll.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+int wh_poll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+static int control(int poll, int operation, int fd, uint32_t events) {
+    struct epoll_event event = {0};
+    event.events = events;
+    event.data.fd = fd;
+    return epoll_ctl(poll, operation, fd, &event);
+}
+
+int wh_poll_add(int poll, int fd, uint32_t events) {
+    return control(poll, EPOLL_CTL_ADD, fd, events);
+}
+
+int wh_poll_modify(int poll, int fd, uint32_t events) {
+    return control(poll, EPOLL_CTL_MOD, fd, events);
+}
+
+int wh_poll_remove(int poll, int fd) {
+    return control(poll, EPOLL_CTL_DEL, fd, 0);
+}
+
+int wh_poll_wait(int poll, int *fds, uint32_t *events, int capacity, int timeout_ms) {
+    struct epoll_event ready[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(poll, ready, capacity, timeout_ms);
+    for (int index = 0; index < count; index++) {
+        fds[index] = ready[index].data.fd;
+        events[index] = ready[index].events;
+    }
+    return count;
+}
+
+int wh_poll_accept(int listener) {
+    int fd;
+    do {
+        fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
+int wh_poll_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+int wh_poll_wakeup_create(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+void wh_poll_wakeup_signal(int wakeup) {
+    uint64_t one = 1;
+    // EAGAIN only when the counter is near 2^64: the loop is awake already.
+    while (write(wakeup, &one, sizeof one) < 0 && errno == EINTR) {}
+}
+
+void wh_poll_wakeup_drain(int wakeup) {
+    uint64_t count;
+    while (read(wakeup, &count, sizeof count) < 0 && errno == EINTR) {}
+}
