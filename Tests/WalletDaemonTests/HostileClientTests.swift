@@ -39,4 +39,25 @@ struct HostileClientTests {
         let status = try await client.call("host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
         #expect(status.pid == daemon.pid)
     }
+
+    /// JSON-RPC ids come back as sent, however large; an id that is not a number or a string
+    /// makes the request invalid.
+    @Test func idsComeBackAsSentAndAnObjectIdIsRefused() async throws {
+        let daemon = try await DaemonProcess().waitUntilServing()
+        let client = try DaemonClient(connectingTo: daemon.socketPath)
+        client.setReceiveTimeout(.seconds(10))
+        for id in ["123456789012345678901234567890", "-9223372036854775809", "1.5", #""a \"quoted\" id""#, "7"] {
+            try client.send(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"device.get"}"#.utf8 + [0x0A]))
+            let answer = try #require(try client.readMessage())
+            let text = String(decoding: answer.line, as: UTF8.self)
+            #expect(text.contains(#""id":\#(id),"#), "sent \(id), got \(text)")
+            #expect(answer.error == nil)
+        }
+        for id in [#"{"n":1}"#, "[1]", "true"] {
+            try client.send(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"device.get"}"#.utf8 + [0x0A]))
+            let answer = try #require(try client.readMessage())
+            #expect(answer.error?.code == RPCErrorCode.invalidRequest, "id \(id): \(String(decoding: answer.line, as: UTF8.self))")
+            #expect(answer.error?.message.contains("\"id\"") == true)
+        }
+    }
 }
