@@ -1,10 +1,14 @@
 // Daemon benchmarks (scripts/bench-daemon): every figure beside a baseline measured in the same
 // run, with the ratio. 100 warm issuers: Wallet's discovery through the daemon against the same
-// discovery cold in process; a warm call through the daemon against the same warm call in
-// process; the daemon's RSS with 100 warm extensions against an idle daemon's; 8 concurrent
-// add-card clients against 8 Python issuers through the daemon against 8 in-process add-card
-// commands at once.
+// discovery cold in process; a warm call through the daemon, less the client's own cost (the
+// same client against a server that answers the same line at once), against the same warm call
+// in process; `device.get` against that server; the daemon's RSS with 100 warm extensions
+// against an idle daemon's; threads and memory with 2,000 and 10,000 idle clients; another
+// client's `host.status` while one client pipelines 20,000 requests, against the same with no
+// flood; 8 concurrent add-card clients against 8 Python issuers through the daemon against 8
+// in-process add-card commands at once. `--only clients,fairness,issuers,addcard` picks sections.
 import Foundation
+import Synchronization
 import Wallet
 import WalletBundleInspection
 import WalletDaemon
@@ -22,6 +26,12 @@ struct Options {
     var discoveries = 30
     var calls = 3000
     var only: String?
+    var clients = 10_000
+    var flood = 20_000
+
+    func runs(_ section: String) -> Bool {
+        only.map { $0.split(separator: ",").contains(Substring(section)) } ?? true
+    }
 
     init() throws {
         var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -34,6 +44,8 @@ struct Options {
             case "--discoveries": discoveries = Int(arguments.next() ?? "") ?? discoveries
             case "--calls": calls = Int(arguments.next() ?? "") ?? calls
             case "--only": only = arguments.next()
+            case "--clients": clients = Int(arguments.next() ?? "") ?? clients
+            case "--flood": flood = Int(arguments.next() ?? "") ?? flood
             default: throw DaemonError("unknown argument \(argument)")
             }
         }
@@ -125,214 +137,327 @@ func makeIssuers(_ count: Int, in directory: URL, state: URL) throws {
     }
 }
 
-// MARK: 1. Idle daemon RSS (the baseline of the 100-extension RSS)
+if options.runs("issuers") {
+    // MARK: 1. Idle daemon RSS (the baseline of the 100-extension RSS)
 
-let emptyApps = work.appendingPathComponent("empty-apps")
-try FileManager.default.createDirectory(at: emptyApps, withIntermediateDirectories: true)
-let idle = try Daemon(apps: emptyApps, state: work.appendingPathComponent("idle-state"))
-_ = try await idle.call("host.status", as: JSONValue.self)
-let idleRSS = residentBytes(idle.process.processIdentifier)
-let idleAnonymous = residentBytes(idle.process.processIdentifier, field: "RssAnon")
-idle.stop()
+    let emptyApps = work.appendingPathComponent("empty-apps")
+    try FileManager.default.createDirectory(at: emptyApps, withIntermediateDirectories: true)
+    let idle = try Daemon(apps: emptyApps, state: work.appendingPathComponent("idle-state"))
+    _ = try await idle.call("host.status", as: JSONValue.self)
+    let idleRSS = residentBytes(idle.process.processIdentifier)
+    let idleAnonymous = residentBytes(idle.process.processIdentifier, field: "RssAnon")
+    idle.stop()
 
-// MARK: 2. 100 warm issuers: discovery, RSS, warm call
+    // MARK: 2. 100 warm issuers: discovery, RSS, warm call
 
-let apps100 = work.appendingPathComponent("apps-100")
-let state100 = work.appendingPathComponent("state-100")
-try makeIssuers(options.issuers, in: apps100, state: state100)
-let installed = InstalledApps(directory: apps100)
-guard installed.apps.count == options.issuers else { throw DaemonError("loaded \(installed.apps.count) of \(options.issuers) issuers: \(installed.findings)") }
+    let apps100 = work.appendingPathComponent("apps-100")
+    let state100 = work.appendingPathComponent("state-100")
+    try makeIssuers(options.issuers, in: apps100, state: state100)
+    let installed = InstalledApps(directory: apps100)
+    guard installed.apps.count == options.issuers else { throw DaemonError("loaded \(installed.apps.count) of \(options.issuers) issuers: \(installed.findings)") }
 
-line("== \(options.issuers) issuers (minimal SDK extension each), discovery on the iPhone, Wallet's 100 ms status deadline")
-// Baseline: the same discovery in process, cold (what every command does today).
-var coldMilliseconds: [Double] = []
-var coldListed: [Int] = []
-for _ in 0..<3 {
-    let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: StateDirectory(url: state100)),
-                           configuration: HostConfiguration(), userAgent: nil)
-    let found = await flow.discoverTimed(.iphone)
-    coldMilliseconds.append(found.milliseconds)
-    coldListed.append(found.issuers.filter(\.listed).count)
-}
-
-let daemon = try Daemon(apps: apps100, state: state100, arguments: ["--keep-warm"])
-let warmStarted = ContinuousClock.now
-while try await daemon.call("processes.list", as: DaemonAPI.Processes.self).processes.filter({ $0.pid != nil }).count < options.issuers {
-    try await Task.sleep(for: .milliseconds(50))
-    if ContinuousClock.now - warmStarted > .seconds(120) { throw DaemonError("not every issuer got warm") }
-}
-let warmUp = milliseconds(ContinuousClock.now - warmStarted)
-let daemonPID = daemon.process.processIdentifier
-let rssWarm = residentBytes(daemonPID)
-
-var discoverClient: [Double] = []
-var discoverDaemon: [Double] = []
-var listedCounts: [Int] = []
-var slowestStatus: [Double] = []
-let client = try daemon.client()
-for _ in 0..<options.discoveries {
-    let started = ContinuousClock.now
-    let found = try await client.call("wallet.discover", JSONValue.object(["device": .string("iphone")]), as: DaemonAPI.Discovered.self)
-    discoverClient.append(milliseconds(ContinuousClock.now - started))
-    discoverDaemon.append(found.milliseconds)
-    listedCounts.append(found.issuers.filter(\.listed).count)
-    slowestStatus.append(found.issuers.compactMap(\.milliseconds).max() ?? .nan)
-}
-let rssAfter = residentBytes(daemonPID)
-let anonymousAfter = residentBytes(daemonPID, field: "RssAnon")
-line("  cold in process (baseline):   p50 \(format(percentile(coldMilliseconds, 0.5))) ms, listed \(coldListed.map(String.init).joined(separator: "/")) of \(options.issuers)")
-line("  warm through the daemon:      p50 \(format(percentile(discoverClient, 0.5))) ms at the client (daemon's own \(format(percentile(discoverDaemon, 0.5))) ms), p90 \(format(percentile(discoverClient, 0.9))) ms, \(options.discoveries) runs")
-line("                                listed \(listedCounts.min() ?? 0)..\(listedCounts.max() ?? 0) of \(options.issuers); slowest status in any run \(format(slowestStatus.max() ?? .nan)) ms (limit 100 ms)")
-line("  ratio warm/cold: \(format(percentile(discoverClient, 0.5) / percentile(coldMilliseconds, 0.5), 3))x; target p50 <= 20 ms: \(percentile(discoverClient, 0.5) <= 20 ? "met" : "MISSED")")
-line("  keep-warm launch of all \(options.issuers): \(format(warmUp, 0)) ms")
-line("")
-line("== daemon RSS")
-line("  idle daemon, no extension (baseline): \(format(Double(idleRSS) / 1_048_576, 1)) MB")
-line("  \(options.issuers) warm extensions: \(format(Double(rssWarm) / 1_048_576, 1)) MB after warm-up, \(format(Double(rssAfter) / 1_048_576, 1)) MB after \(options.discoveries) discoveries (ratio \(format(Double(rssAfter) / Double(max(idleRSS, 1)), 2))x; target <= 30 MB: \(rssAfter <= 30 << 20 ? "met" : "MISSED"))")
-line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
-line("")
-
-// Warm call: the same extension warm in process and through the daemon.
-let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
-let (bundle, _) = BundleLoader.wallet.loadExtension(at: appex)
-var configuration = HostConfiguration()
-configuration.idleTimeout = nil
-let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)
-await runner.prewarm()
-var inProcess: [Double] = []
-for _ in 0..<options.calls {
-    let started = ContinuousClock.now
-    _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-    inProcess.append(milliseconds(ContinuousClock.now - started))
-}
-await runner.stop()
-/// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
-struct CallAnswer: Decodable {
-    struct Report: Decodable {
-        var method: String
-        var result: StatusResult?
-        var pid: Int32?
-        var launchedProcess: Bool
-        var callMs: Double
-        var totalMs: Double
-        var peakFootprintBytes: Int?
+    line("== \(options.issuers) issuers (minimal SDK extension each), discovery on the iPhone, Wallet's 100 ms status deadline")
+    // Baseline: the same discovery in process, cold (what every command does today).
+    var coldMilliseconds: [Double] = []
+    var coldListed: [Int] = []
+    for _ in 0..<3 {
+        let flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: StateDirectory(url: state100)),
+                               configuration: HostConfiguration(), userAgent: nil)
+        let found = await flow.discoverTimed(.iphone)
+        coldMilliseconds.append(found.milliseconds)
+        coldListed.append(found.issuers.filter(\.listed).count)
     }
-    var report: Report
-    var succeeded: Bool
-}
-let callParams = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
-var throughDaemon: [Double] = []
-for _ in 0..<options.calls {
-    let started = ContinuousClock.now
-    _ = try await client.call("extension.call", callParams, as: CallAnswer.self)
-    throughDaemon.append(milliseconds(ContinuousClock.now - started))
-}
-// Where the time goes: a request the reader thread answers itself (unknown method: framing,
-// envelope, socket both ways), and one answered by a task with no extension (`device.get`).
-var unknownMethod: [Double] = []
-var noExtension: [Double] = []
-for _ in 0..<options.calls {
-    var started = ContinuousClock.now
-    _ = try? await client.call("no.such.method", JSONValue.object([:]), as: JSONValue.self)
-    unknownMethod.append(milliseconds(ContinuousClock.now - started))
-    started = ContinuousClock.now
-    _ = try await client.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
-    noExtension.append(milliseconds(ContinuousClock.now - started))
-}
-let inP50 = percentile(inProcess, 0.5) * 1000
-let daemonP50 = percentile(throughDaemon, 0.5) * 1000
-line("== warm status call, \(options.calls) each")
-line("  in process (baseline): p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
-line("  through the daemon:    p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
-line("  for scale: a request the daemon's reader answers itself p50 \(format(percentile(unknownMethod, 0.5) * 1000, 1)) us; device.get (a task, a state file read, no extension) p50 \(format(percentile(noExtension, 0.5) * 1000, 1)) us")
-line("  added by the daemon: +\(format(daemonP50 - inP50, 1)) us (\(format(daemonP50 / inP50, 2))x); target <= +50 us: \(daemonP50 - inP50 <= 50 ? "met" : "MISSED")")
-line("")
-daemon.stop()
 
-// MARK: 3. 8 concurrent add-card clients against 8 Python issuers
-
-let pythonCount = 8
-let appsPython = work.appendingPathComponent("apps-python")
-try FileManager.default.createDirectory(at: appsPython, withIntermediateDirectories: true)
-let pythonApp = URL(fileURLWithPath: options.bundles).appendingPathComponent("PythonIssuer.app")
-for index in 1...pythonCount {
-    let copy = appsPython.appendingPathComponent("PythonIssuer\(index).app")
-    try FileManager.default.copyItem(at: pythonApp, to: copy)
-    // Issuer N: its own bundle identifiers, App Group and cards (cards already in the library
-    // are not offered again, so 8 issuers sharing cards would offer nothing after the first).
-    let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-    for url in files {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
-        let changed = text.replacingOccurrences(of: "com.example.pythonissuer", with: "com.example.pythonissuer\(index)")
-            .replacingOccurrences(of: "PY-ACCT-", with: "PY\(index)-ACCT-")
-        guard changed != text else { continue }
-        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
-        try Data(changed.utf8).write(to: url)
-        if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path) }
+    let daemon = try Daemon(apps: apps100, state: state100, arguments: ["--keep-warm"])
+    let warmStarted = ContinuousClock.now
+    while try await daemon.call("processes.list", as: DaemonAPI.Processes.self).processes.filter({ $0.pid != nil }).count < options.issuers {
+        try await Task.sleep(for: .milliseconds(50))
+        if ContinuousClock.now - warmStarted > .seconds(120) { throw DaemonError("not every issuer got warm") }
     }
-}
-let script = work.appendingPathComponent("agent.json")
-try Data(#"{"answers": [{"action": "Log In", "values": {"username": "pyuser", "password": "py-wallet"}}], "biometric": ["match"]}"#.utf8)
-    .write(to: script)
+    let warmUp = milliseconds(ContinuousClock.now - warmStarted)
+    let daemonPID = daemon.process.processIdentifier
+    let rssWarm = residentBytes(daemonPID)
 
-line("== \(pythonCount) add-card clients at once, \(pythonCount) Python issuers, Wallet's real deadlines (status 100 ms)")
-// Baseline: 8 in-process add-card commands at once, each with its own cold extensions.
-let baselineState = work.appendingPathComponent("state-python-baseline")
-for index in 1...pythonCount {
-    let open = Process()
-    open.executableURL = URL(fileURLWithPath: options.walletHost)
-    open.arguments = ["app", "open", "PythonIssuer\(index)", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon"]
-    open.standardOutput = FileHandle.nullDevice
-    try open.run()
-    open.waitUntilExit()
-}
-let baselineStarted = ContinuousClock.now
-var commands: [Process] = []
-for index in 1...pythonCount {
-    let command = Process()
-    command.executableURL = URL(fileURLWithPath: options.walletHost)
-    command.arguments = ["add-card", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon",
-                         "--issuer", "com.example.pythonissuer\(index)", "--user-agent", script.path]
-    command.standardOutput = FileHandle.nullDevice
-    command.standardError = FileHandle.nullDevice
-    try command.run()
-    commands.append(command)
-}
-for command in commands { command.waitUntilExit() }
-let baselineMilliseconds = milliseconds(ContinuousClock.now - baselineStarted)
-let baselineSucceeded = commands.filter { $0.terminationStatus == 0 }.count
+    var discoverClient: [Double] = []
+    var discoverDaemon: [Double] = []
+    var listedCounts: [Int] = []
+    var slowestStatus: [Double] = []
+    let client = try daemon.client()
+    for _ in 0..<options.discoveries {
+        let started = ContinuousClock.now
+        let found = try await client.call("wallet.discover", JSONValue.object(["device": .string("iphone")]), as: DaemonAPI.Discovered.self)
+        discoverClient.append(milliseconds(ContinuousClock.now - started))
+        discoverDaemon.append(found.milliseconds)
+        listedCounts.append(found.issuers.filter(\.listed).count)
+        slowestStatus.append(found.issuers.compactMap(\.milliseconds).max() ?? .nan)
+    }
+    let rssAfter = residentBytes(daemonPID)
+    let anonymousAfter = residentBytes(daemonPID, field: "RssAnon")
+    line("  cold in process (baseline):   p50 \(format(percentile(coldMilliseconds, 0.5))) ms, listed \(coldListed.map(String.init).joined(separator: "/")) of \(options.issuers)")
+    line("  warm through the daemon:      p50 \(format(percentile(discoverClient, 0.5))) ms at the client (daemon's own \(format(percentile(discoverDaemon, 0.5))) ms), p90 \(format(percentile(discoverClient, 0.9))) ms, \(options.discoveries) runs")
+    line("                                listed \(listedCounts.min() ?? 0)..\(listedCounts.max() ?? 0) of \(options.issuers); slowest status in any run \(format(slowestStatus.max() ?? .nan)) ms (limit 100 ms)")
+    line("  ratio warm/cold: \(format(percentile(discoverClient, 0.5) / percentile(coldMilliseconds, 0.5), 3))x; target p50 <= 20 ms: \(percentile(discoverClient, 0.5) <= 20 ? "met" : "MISSED")")
+    line("  keep-warm launch of all \(options.issuers): \(format(warmUp, 0)) ms")
+    line("")
+    line("== daemon RSS")
+    line("  idle daemon, no extension (baseline): \(format(Double(idleRSS) / 1_048_576, 1)) MB")
+    line("  \(options.issuers) warm extensions: \(format(Double(rssWarm) / 1_048_576, 1)) MB after warm-up, \(format(Double(rssAfter) / 1_048_576, 1)) MB after \(options.discoveries) discoveries (ratio \(format(Double(rssAfter) / Double(max(idleRSS, 1)), 2))x; target <= 30 MB: \(rssAfter <= 30 << 20 ? "met" : "MISSED"))")
+    line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
+    line("")
 
-let pythonState = work.appendingPathComponent("state-python")
-let pythonDaemon = try Daemon(apps: appsPython, state: pythonState, arguments: ["--keep-warm"])
-for index in 1...pythonCount {
-    _ = try await pythonDaemon.call("apps.open", .object(["app": .string("PythonIssuer\(index)")]), as: JSONValue.self)
+    // Warm call: the same extension warm in process and through the daemon.
+    let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
+    let (bundle, _) = BundleLoader.wallet.loadExtension(at: appex)
+    var configuration = HostConfiguration()
+    configuration.idleTimeout = nil
+    let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)
+    await runner.prewarm()
+    var inProcess: [Double] = []
+    for _ in 0..<options.calls {
+        let started = ContinuousClock.now
+        _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        inProcess.append(milliseconds(ContinuousClock.now - started))
+    }
+    await runner.stop()
+    /// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
+    struct CallAnswer: Decodable {
+        struct Report: Decodable {
+            var method: String
+            var result: StatusResult?
+            var pid: Int32?
+            var launchedProcess: Bool
+            var callMs: Double
+            var totalMs: Double
+            var peakFootprintBytes: Int?
+        }
+        var report: Report
+        var succeeded: Bool
+    }
+    let callParams = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
+    var throughDaemon: [Double] = []
+    for _ in 0..<options.calls {
+        let started = ContinuousClock.now
+        _ = try await client.call("extension.call", callParams, as: CallAnswer.self)
+        throughDaemon.append(milliseconds(ContinuousClock.now - started))
+    }
+    // The client's own cost: the same client, the same lines, against a server that answers at once
+    // with the daemon's own answer (captured once).
+    let cannedCall = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "extension.call", params: callParams),
+                                            directory: work)
+    let cannedDevice = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "device.get", params: .object([:])),
+                                              directory: work)
+    let callEchoClient = try DaemonClient(connectingTo: cannedCall.socketPath)
+    let deviceEchoClient = try DaemonClient(connectingTo: cannedDevice.socketPath)
+    var callEcho: [Double] = []
+    var deviceEcho: [Double] = []
+    var unknownMethod: [Double] = []
+    var deviceGet: [Double] = []
+    for _ in 0..<options.calls {
+        var started = ContinuousClock.now
+        _ = try await callEchoClient.call("extension.call", callParams, as: CallAnswer.self)
+        callEcho.append(milliseconds(ContinuousClock.now - started))
+        started = ContinuousClock.now
+        _ = try await deviceEchoClient.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
+        deviceEcho.append(milliseconds(ContinuousClock.now - started))
+        started = ContinuousClock.now
+        _ = try? await client.call("no.such.method", JSONValue.object([:]), as: JSONValue.self)
+        unknownMethod.append(milliseconds(ContinuousClock.now - started))
+        started = ContinuousClock.now
+        _ = try await client.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
+        deviceGet.append(milliseconds(ContinuousClock.now - started))
+    }
+    let inP50 = percentile(inProcess, 0.5) * 1000
+    let daemonP50 = percentile(throughDaemon, 0.5) * 1000
+    let callEchoP50 = percentile(callEcho, 0.5) * 1000
+    let added = daemonP50 - callEchoP50 - inP50
+    line("== warm status call, \(options.calls) each")
+    line("  in process (baseline):      p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
+    line("  the client's own cost:      p50 \(format(callEchoP50, 1)) us (the same request and answer, a server that answers at once)")
+    line("  through the daemon:         p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
+    line("  added by the daemon: \(format(daemonP50, 1)) - \(format(callEchoP50, 1)) - \(format(inP50, 1)) = \(added >= 0 ? "+" : "")\(format(added, 1)) us; target <= +50 us: \(added <= 50 ? "met" : "MISSED")")
+    let deviceP50 = percentile(deviceGet, 0.5) * 1000
+    let deviceEchoP50 = percentile(deviceEcho, 0.5) * 1000
+    line("== a request the daemon answers without an extension, \(options.calls) each")
+    line("  device.get's answer from a server that answers at once (baseline): p50 \(format(deviceEchoP50, 1)) us")
+    line("  device.get through the daemon: p50 \(format(deviceP50, 1)) us (\(format(deviceP50 / deviceEchoP50, 2))x; target <= 2x: \(deviceP50 <= 2 * deviceEchoP50 ? "met" : "MISSED")); an unknown method p50 \(format(percentile(unknownMethod, 0.5) * 1000, 1)) us")
+    line("")
+    daemon.stop()
 }
-let pythonSocket = pythonDaemon.socket
-let daemonStarted = ContinuousClock.now
-let outcomes = try await withThrowingTaskGroup(of: (Bool, Double).self) { group in
-    for index in 1...pythonCount {
-        group.addTask {
-            let started = ContinuousClock.now
-            let client = try DaemonClient(connectingTo: pythonSocket)
-            let report = try await client.call("wallet.addCard", DaemonAPI.AddCardParams(issuer: "com.example.pythonissuer\(index)", userAgent: true),
-                                               as: FlowReport.self, onRequest: { request in
-                if request.method == WireMethod.uiPrompt {
-                    return JSONValue.object(["action": .string("Log In"), "values": .object(["username": .string("pyuser"), "password": .string("py-wallet")])])
-                }
-                return JSONValue.object(["success": .bool(true)])
-            })
-            if !report.succeeded {
-                line("  (daemon client \(index) failed: \(report.failure ?? "?"))")
-            }
-            return (report.succeeded, milliseconds(ContinuousClock.now - started))
+
+// MARK: 3. Idle clients: threads and memory
+
+if options.runs("clients") {
+    let descriptors = raiseDescriptorLimit(to: rlim_t(options.clients + 256))
+    let count = min(options.clients, Int(descriptors) - 256)
+    let idleApps = work.appendingPathComponent("clients-apps")
+    try FileManager.default.createDirectory(at: idleApps, withIntermediateDirectories: true)
+    let served = try Daemon(apps: idleApps, state: work.appendingPathComponent("clients-state"),
+                            arguments: ["--max-clients", String(count + 16)])
+    let pid = served.process.processIdentifier
+    _ = try await served.call("host.status", as: JSONValue.self)
+    let threads0 = threadCount(pid)
+    let rss0 = residentBytes(pid)
+    line("== idle clients (a daemon with no extension)")
+    line("  no client (baseline): \(threads0) threads, RSS \(format(Double(rss0) / 1_048_576, 1)) MB")
+    var held: [DaemonClient] = []
+    for target in [2000, count] where target > held.count {
+        while held.count < target { held.append(try served.client()) }
+        let status = try await held[held.count - 1].call("host.status", [String: String](), as: DaemonAPI.Status.self)
+        let threads = threadCount(pid)
+        let rss = residentBytes(pid)
+        line("  \(target) clients (\(status.clients) served): \(threads) threads (+\(threads - threads0)), RSS \(format(Double(rss) / 1_048_576, 1)) MB (+\(format(Double(rss - rss0) / 1_048_576, 1)) MB); target <= 64 threads, <= +64 MB: \(threads <= 64 && rss - rss0 <= 64 << 20 ? "met" : "MISSED")")
+    }
+    held.removeAll()
+    let giveUp = ContinuousClock.now + .seconds(10)
+    while try await served.call("host.status", as: DaemonAPI.Status.self).clients > 1 && ContinuousClock.now < giveUp {
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    let rssAfter = residentBytes(pid)
+    line("  after they all left: \(threadCount(pid)) threads, RSS \(format(Double(rssAfter) / 1_048_576, 1)) MB (+\(format(Double(rssAfter - rss0) / 1_048_576, 1)) MB over no client)")
+    line("")
+    served.stop()
+}
+
+// MARK: 4. Fairness: another client while one pipelines
+
+if options.runs("fairness") {
+    let fairApps = work.appendingPathComponent("fairness-apps")
+    try FileManager.default.createDirectory(at: fairApps, withIntermediateDirectories: true)
+    let served = try Daemon(apps: fairApps, state: work.appendingPathComponent("fairness-state"))
+    let other = try served.client()
+    var idleTimes: [Double] = []
+    for _ in 0..<300 {
+        let started = ContinuousClock.now
+        _ = try await other.call("host.status", [String: String](), as: DaemonAPI.Status.self)
+        idleTimes.append(milliseconds(ContinuousClock.now - started))
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    // The flooder: one thread writes every request at once, another reads every answer.
+    let flooder = try UnixSocket.connect(path: served.socket)
+    var burst = Data()
+    for id in 1...options.flood { burst.append(try WireCodec().request(id: .number(id), method: "host.status", params: NoParams())) }
+    let writer = Thread { [burst] in _ = UnixSocket.writeAll(flooder, burst) }
+    let answered = Atomic<Int>(0)
+    let reader = Thread {
+        var framer = LineFramer()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while answered.load(ordering: .relaxed) < options.flood {
+            let count = buffer.withUnsafeMutableBytes { recv(flooder, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            let lines = buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }.count
+            answered.add(lines, ordering: .relaxed)
         }
     }
-    var all: [(Bool, Double)] = []
-    for try await outcome in group { all.append(outcome) }
-    return all
+    let floodStarted = ContinuousClock.now
+    writer.start()
+    reader.start()
+    var floodTimes: [Double] = []
+    while answered.load(ordering: .relaxed) < options.flood && floodTimes.count < 2000 {
+        let started = ContinuousClock.now
+        _ = try await other.call("host.status", [String: String](), as: DaemonAPI.Status.self)
+        floodTimes.append(milliseconds(ContinuousClock.now - started))
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    let floodMilliseconds = milliseconds(ContinuousClock.now - floodStarted)
+    while answered.load(ordering: .relaxed) < options.flood { try await Task.sleep(for: .milliseconds(10)) }
+    close(flooder)
+    let idle99 = percentile(idleTimes, 0.99)
+    let flood99 = percentile(floodTimes, 0.99)
+    line("== fairness: another client's host.status while one client pipelines \(options.flood) host.status")
+    line("  no flood (baseline): p50 \(format(percentile(idleTimes, 0.5), 3)) ms, p99 \(format(idle99, 3)) ms, \(idleTimes.count) requests")
+    line("  during the flood:    p50 \(format(percentile(floodTimes, 0.5), 3)) ms, p99 \(format(flood99, 3)) ms, max \(format(floodTimes.max() ?? .nan, 3)) ms, \(floodTimes.count) requests while the flood took \(format(floodMilliseconds, 0)) ms")
+    line("  p99 added by the flood: +\(format(flood99 - idle99, 3)) ms; target <= +5 ms: \(flood99 - idle99 <= 5 ? "met" : "MISSED")")
+    line("")
+    served.stop()
 }
-let daemonMilliseconds = milliseconds(ContinuousClock.now - daemonStarted)
-pythonDaemon.stop()
-line("  in process, 8 commands at once (baseline): \(baselineSucceeded) of \(pythonCount) succeeded, all done in \(format(baselineMilliseconds, 0)) ms")
-line("  through the daemon, 8 clients at once:     \(outcomes.filter(\.0).count) of \(pythonCount) succeeded, all done in \(format(daemonMilliseconds, 0)) ms (per client p50 \(format(percentile(outcomes.map(\.1), 0.5), 1)) ms)")
-line("  ratio daemon/in-process wall time: \(format(daemonMilliseconds / baselineMilliseconds, 3))x")
+
+// MARK: 5. 8 concurrent add-card clients against 8 Python issuers
+
+if options.runs("addcard") {
+
+    let pythonCount = 8
+    let appsPython = work.appendingPathComponent("apps-python")
+    try FileManager.default.createDirectory(at: appsPython, withIntermediateDirectories: true)
+    let pythonApp = URL(fileURLWithPath: options.bundles).appendingPathComponent("PythonIssuer.app")
+    for index in 1...pythonCount {
+        let copy = appsPython.appendingPathComponent("PythonIssuer\(index).app")
+        try FileManager.default.copyItem(at: pythonApp, to: copy)
+        // Issuer N: its own bundle identifiers, App Group and cards (cards already in the library
+        // are not offered again, so 8 issuers sharing cards would offer nothing after the first).
+        let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for url in files {
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            let changed = text.replacingOccurrences(of: "com.example.pythonissuer", with: "com.example.pythonissuer\(index)")
+                .replacingOccurrences(of: "PY-ACCT-", with: "PY\(index)-ACCT-")
+            guard changed != text else { continue }
+            let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+            try Data(changed.utf8).write(to: url)
+            if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path) }
+        }
+    }
+    let script = work.appendingPathComponent("agent.json")
+    try Data(#"{"answers": [{"action": "Log In", "values": {"username": "pyuser", "password": "py-wallet"}}], "biometric": ["match"]}"#.utf8)
+        .write(to: script)
+
+    line("== \(pythonCount) add-card clients at once, \(pythonCount) Python issuers, Wallet's real deadlines (status 100 ms)")
+    // Baseline: 8 in-process add-card commands at once, each with its own cold extensions.
+    let baselineState = work.appendingPathComponent("state-python-baseline")
+    for index in 1...pythonCount {
+        let open = Process()
+        open.executableURL = URL(fileURLWithPath: options.walletHost)
+        open.arguments = ["app", "open", "PythonIssuer\(index)", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon"]
+        open.standardOutput = FileHandle.nullDevice
+        try open.run()
+        open.waitUntilExit()
+    }
+    let baselineStarted = ContinuousClock.now
+    var commands: [Process] = []
+    for index in 1...pythonCount {
+        let command = Process()
+        command.executableURL = URL(fileURLWithPath: options.walletHost)
+        command.arguments = ["add-card", "--apps", appsPython.path, "--state", baselineState.path, "--no-daemon",
+                             "--issuer", "com.example.pythonissuer\(index)", "--user-agent", script.path]
+        command.standardOutput = FileHandle.nullDevice
+        command.standardError = FileHandle.nullDevice
+        try command.run()
+        commands.append(command)
+    }
+    for command in commands { command.waitUntilExit() }
+    let baselineMilliseconds = milliseconds(ContinuousClock.now - baselineStarted)
+    let baselineSucceeded = commands.filter { $0.terminationStatus == 0 }.count
+
+    let pythonState = work.appendingPathComponent("state-python")
+    let pythonDaemon = try Daemon(apps: appsPython, state: pythonState, arguments: ["--keep-warm"])
+    for index in 1...pythonCount {
+        _ = try await pythonDaemon.call("apps.open", .object(["app": .string("PythonIssuer\(index)")]), as: JSONValue.self)
+    }
+    let pythonSocket = pythonDaemon.socket
+    let daemonStarted = ContinuousClock.now
+    let outcomes = try await withThrowingTaskGroup(of: (Bool, Double).self) { group in
+        for index in 1...pythonCount {
+            group.addTask {
+                let started = ContinuousClock.now
+                let client = try DaemonClient(connectingTo: pythonSocket)
+                let report = try await client.call("wallet.addCard", DaemonAPI.AddCardParams(issuer: "com.example.pythonissuer\(index)", userAgent: true),
+                                                   as: FlowReport.self, onRequest: { request in
+                    if request.method == WireMethod.uiPrompt {
+                        return JSONValue.object(["action": .string("Log In"), "values": .object(["username": .string("pyuser"), "password": .string("py-wallet")])])
+                    }
+                    return JSONValue.object(["success": .bool(true)])
+                })
+                if !report.succeeded {
+                    line("  (daemon client \(index) failed: \(report.failure ?? "?"))")
+                }
+                return (report.succeeded, milliseconds(ContinuousClock.now - started))
+            }
+        }
+        var all: [(Bool, Double)] = []
+        for try await outcome in group { all.append(outcome) }
+        return all
+    }
+    let daemonMilliseconds = milliseconds(ContinuousClock.now - daemonStarted)
+    pythonDaemon.stop()
+    line("  in process, 8 commands at once (baseline): \(baselineSucceeded) of \(pythonCount) succeeded, all done in \(format(baselineMilliseconds, 0)) ms")
+    line("  through the daemon, 8 clients at once:     \(outcomes.filter(\.0).count) of \(pythonCount) succeeded, all done in \(format(daemonMilliseconds, 0)) ms (per client p50 \(format(percentile(outcomes.map(\.1), 0.5), 1)) ms)")
+    line("  ratio daemon/in-process wall time: \(format(daemonMilliseconds / baselineMilliseconds, 3))x")
+}

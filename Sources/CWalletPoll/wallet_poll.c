@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/socket.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -70,4 +71,8 @@ void wh_poll_wakeup_signal(int wakeup) {
 void wh_poll_wakeup_drain(int wakeup) {
     uint64_t count;
     while (read(wakeup, &count, sizeof count) < 0 && errno == EINTR) {}
+}
+
+void wh_release_free_memory(void) {
+    malloc_trim(0);
 }

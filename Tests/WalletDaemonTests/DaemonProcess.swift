@@ -79,8 +79,8 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Waits until the daemon's event log (`logs/events.jsonl` in its state directory) shows a
-    /// `call` event for `method`: from then on the call is in flight, for the host books a call
-    /// before it logs it, and logs it before it writes it to the extension.
+    /// `call` event for `method`: the call has been written to the extension, and the host
+    /// logs it before it can take the extension's answer to it.
     func waitForCallInFlight(_ method: String, timeout: Duration = .seconds(5),
                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let log = state.appendingPathComponent("logs/events.jsonl")

@@ -206,12 +206,26 @@ struct WireCodecTests {
 
     @Test("members of the wrong type are an invalid request", arguments: [
         #"{"jsonrpc":"2.0","id":true,"method":"status"}"#,
-        #"{"jsonrpc":"2.0","id":1.5,"method":"status"}"#,
+        #"{"jsonrpc":"2.0","id":{"n":1},"method":"status"}"#,
+        #"{"jsonrpc":"2.0","id":[1],"method":"status"}"#,
         #"{"jsonrpc":"2.0","id":1,"method":7}"#,
         #"{"jsonrpc":"2.0","id":1,"error":"failed"}"#,
     ])
     func wrongMemberTypes(json: String) {
         #expect(decodingError(json)?.code == RPCErrorCode.invalidRequest)
+    }
+
+    @Test("a number id that is not an Int goes back as it came", arguments: [
+        "123456789012345678901234567890", "-9223372036854775809", "1.5",
+    ])
+    func numberIDsRoundTrip(id: String) throws {
+        let codec = WireCodec()
+        guard case .request(let decoded, _, _) = try codec.decode(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8)) else {
+            Issue.record("not a request")
+            return
+        }
+        let line = String(decoding: try codec.response(id: decoded, result: NullResult()), as: UTF8.self)
+        #expect(line.hasPrefix(#"{"id":\#(id),"#), "\(line)")
     }
 
     @Test("the id of a message whose other members are malformed is kept, so the host can answer it")

@@ -48,4 +48,9 @@ void wh_poll_wakeup_signal(int wakeup);
 /// Resets a wakeup's counter to zero.
 void wh_poll_wakeup_drain(int wakeup);
 
+/// Gives the kernel back the free memory of every malloc arena (`malloc_trim(0)`): after many
+/// clients left, or after extensions were launched, what glibc keeps for reuse is not the
+/// daemon's to hold.
+void wh_release_free_memory(void);
+
 #endif

@@ -5,6 +5,11 @@ import WalletWire
 /// `extension.call`, the client API's one call: the daemon's warm process for the `.appex`
 /// runs it, and the answer is the report `wallet-host call --json` prints (plus, when asked,
 /// the human transcript), so a call through the daemon prints what an in-process one does.
+///
+/// A call to a warm process is sent from the client loop's thread and answered from the
+/// extension's I/O thread (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``):
+/// no task, no actor, no thread woken but the extension's. Anything else (a cold or rebuilt
+/// bundle, a launch, a missed deadline whose late answer the report waits for) takes a task.
 enum ExtensionCallMethod {
     struct Params: Codable, Sendable {
         var appex: String
@@ -25,38 +30,92 @@ enum ExtensionCallMethod {
     static func register(on server: DaemonServer) {
         let pool = server.pool
         let hub = server.hub
-        server.register("extension.call") { call in
-            let params = try call.params(Params.self)
-            let deadline = try params.deadlineMs.map { milliseconds throws(RPCErrorObject) in
-                guard let deadline = DurationText.milliseconds(milliseconds) else {
-                    throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for extension.call: deadlineMs "
-                                         + "\(milliseconds) is not a duration from 0 to \(DurationText.maximumText)")
-                }
-                return deadline
+        server.registerDeferred("extension.call") { call, reply in
+            let params: Params
+            let deadline: Duration?
+            do {
+                params = try call.params(Params.self)
+                deadline = try Self.deadline(params)
+            } catch {
+                return reply(.failure(error))
             }
-            let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
+            let appex = URL(fileURLWithPath: params.appex)
+            let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
-            let outcome = await MethodResultShape.call(runner, method: params.method, params: params.params ?? .object([:]),
-                                                       deadline: deadline)
-            var lateNote: String?
-            if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded, let pid = outcome.pid {
-                // The hang verdict comes at the end of the grace: wait a little past it.
-                let event = await hub.firstEvent(from: from, within: runner.configuration.hangGrace + .milliseconds(200)) {
-                    $0.pid == pid && CallReport.endsTheWait($0)
-                }
-                lateNote = CallReport.lateNote(event)
+            if let runner = pool.knownRunner(forAppex: appex),
+               MethodResultShape.callWarm(runner, method: params.method, params: methodParams, deadline: deadline, completion: { outcome in
+                   if Self.waitsForLateAnswer(outcome) {
+                       Task { reply(.success(await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from))) }
+                   } else {
+                       reply(.success(answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: nil)))
+                   }
+               }) {
+                return
             }
-            let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
-            let succeeded: Bool
-            if case .failure = outcome.result { succeeded = false } else { succeeded = true }
-            var transcript: String?
-            if params.transcript == true {
-                transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
-                                              lateNote: lateNote)
-                if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
+            Task {
+                reply(await DaemonAnswer {
+                    let runner = try await pool.runner(forAppex: appex)
+                    let outcome = await MethodResultShape.call(runner, method: params.method, params: methodParams, deadline: deadline)
+                    return await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from)
+                })
             }
-            return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed),
-                          transcript: transcript, succeeded: succeeded)
+        }
+    }
+
+    private static func deadline(_ params: Params) throws(RPCErrorObject) -> Duration? {
+        try params.deadlineMs.map { milliseconds throws(RPCErrorObject) in
+            guard let deadline = DurationText.milliseconds(milliseconds) else {
+                throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params for extension.call: deadlineMs "
+                                     + "\(milliseconds) is not a duration from 0 to \(DurationText.maximumText)")
+            }
+            return deadline
+        }
+    }
+
+    /// A call that missed its deadline: the report says how it ended, after the grace.
+    private static func waitsForLateAnswer(_ outcome: CallOutcome<any Encodable & Sendable>) -> Bool {
+        if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded, outcome.pid != nil { return true }
+        return false
+    }
+
+    /// The answer, after waiting (from event `from` on, the call's first) for how a call that
+    /// missed its deadline ended.
+    private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
+                               deadline: Duration?, hub: EventHub, from: Int) async -> any Encodable & Sendable {
+        var lateNote: String?
+        if waitsForLateAnswer(outcome), let pid = outcome.pid {
+            // The hang verdict comes at the end of the grace: wait a little past it.
+            let event = await hub.firstEvent(from: from, within: runner.configuration.hangGrace + .milliseconds(200)) {
+                $0.pid == pid && CallReport.endsTheWait($0)
+            }
+            lateNote = CallReport.lateNote(event)
+        }
+        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote)
+    }
+
+    private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
+                               deadline: Duration?, lateNote: String?) -> any Encodable & Sendable {
+        let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
+        let succeeded: Bool
+        if case .failure = outcome.result { succeeded = false } else { succeeded = true }
+        var transcript: String?
+        if params.transcript == true {
+            transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
+                                          lateNote: lateNote)
+            if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
+        }
+        return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed),
+                      transcript: transcript, succeeded: succeeded)
+    }
+}
+
+extension DaemonAnswer {
+    /// The answer of an async body: its result, or the error it threw.
+    init(_ body: () async throws -> any Encodable & Sendable) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
         }
     }
 }

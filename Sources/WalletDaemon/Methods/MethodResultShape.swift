@@ -25,11 +25,41 @@ public enum MethodResultShape {
 
     private static func call<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
                                                          _ type: Result.Type, _ deadline: Duration?) async -> CallOutcome<any Encodable & Sendable> {
-        let outcome = await runner.call(method, params: params, resultType: type, deadline: deadline)
-        return CallOutcome(method: outcome.method, result: outcome.result.map { $0 as any Encodable & Sendable },
-                           launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
-                           callMilliseconds: outcome.callMilliseconds,
-                           totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
-                           pid: outcome.pid, sandboxed: outcome.sandboxed, unsandboxedReason: outcome.unsandboxedReason)
+        erased(await runner.call(method, params: params, resultType: type, deadline: deadline))
+    }
+
+    /// ``call(_:method:params:deadline:)`` on the runner's warm process, answered on the thread
+    /// that settles it (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``).
+    /// - Returns: false when the runner has no warm process (nothing was sent).
+    public static func callWarm(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil,
+                                completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void) -> Bool {
+        guard let entry = WireMethods.named(method) else {
+            return callWarm(runner, method, params, JSONValue.self, deadline, completion)
+        }
+        return callWarm(runner, entry, params, deadline, completion)
+    }
+
+    private static func callWarm<Method: WireMethodDescribing>(_ runner: ExtensionRunner, _ method: Method, _ params: JSONValue,
+                                                               _ deadline: Duration?,
+                                                               _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void)
+        -> Bool {
+        callWarm(runner, method.name, params, Method.Result.self, deadline, completion)
+    }
+
+    private static func callWarm<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
+                                                             _ type: Result.Type, _ deadline: Duration?,
+                                                             _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void)
+        -> Bool {
+        runner.callWarm(method, params: params, resultType: type, deadline: deadline) { outcome in
+            completion(erased(outcome))
+        }
+    }
+
+    private static func erased<Result: Encodable & Sendable>(_ outcome: CallOutcome<Result>) -> CallOutcome<any Encodable & Sendable> {
+        CallOutcome(method: outcome.method, result: outcome.result.map { $0 as any Encodable & Sendable },
+                    launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
+                    callMilliseconds: outcome.callMilliseconds,
+                    totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
+                    pid: outcome.pid, sandboxed: outcome.sandboxed, unsandboxedReason: outcome.unsandboxedReason)
     }
 }

@@ -1,4 +1,6 @@
+import CWalletPoll
 import Foundation
+import Synchronization
 import Wallet
 import WalletBundleInspection
 import WalletHostRuntime
@@ -26,7 +28,20 @@ public actor ExtensionPool {
     public nonisolated let keepWarm: Bool
     private let hub: EventHub
     /// Keyed by the `.appex` path.
-    private var entries: [String: Entry] = [:]
+    private var entries: [String: Entry] = [:] {
+        didSet {
+            let published = entries.mapValues { Published(runner: $0.runner, fingerprint: $0.fingerprint, bundle: $0.bundle) }
+            self.published.withLock { $0 = published }
+        }
+    }
+    /// What ``warmRunner(forAppex:)`` reads without entering the actor: each entry's runner and
+    /// the build it runs.
+    private nonisolated let published = Mutex<[String: Published]>([:])
+    private struct Published: Sendable {
+        var runner: ExtensionRunner
+        var fingerprint: BundleFingerprint
+        var bundle: ExtensionBundle
+    }
     /// Runners replaced by a reload, stopping once idle.
     private var retiring: [ObjectIdentifier: Task<Void, Never>] = [:]
     public private(set) var installed: InstalledApps
@@ -63,6 +78,15 @@ public actor ExtensionPool {
             throw DaemonError("cannot load \(url.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
         }
         return try runner(for: bundle)
+    }
+
+    /// The runner the pool already has for an `.appex` path, read without entering the actor,
+    /// when the bundle on disk is still the build it runs (two `lstat`s); nil otherwise, and
+    /// ``runner(forAppex:)`` then loads, replaces or makes one.
+    public nonisolated func knownRunner(forAppex url: URL) -> ExtensionRunner? {
+        guard let entry = published.withLock({ $0[url.standardizedFileURL.path] }),
+              entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) else { return nil }
+        return entry.runner
     }
 
     /// The runner for a loaded extension bundle: the warm one, or a new one. (Reloads replace
@@ -118,6 +142,8 @@ public actor ExtensionPool {
             _ = try? runner(for: bundle)
         }
         if keepWarm { await warmAll() }
+        // Launching leaves free memory in glibc's arenas (plists read, spawn buffers): give it back.
+        wh_release_free_memory()
         summary.added.sort()
         summary.replaced.sort()
         summary.removed.sort()

@@ -64,6 +64,7 @@ final class ClientLoop: Sendable {
     private static let refusalGrace: Duration = .milliseconds(200)
     private static let maximumRefusedHeld = 256
     private static let acceptsPerTurn = 64
+    private static let releasesBeforeTrim = 256
 
     /// - Throws: ``DaemonError`` when epoll cannot be set up.
     init(listener: Int32, limits: ClientConnection.Limits, maximumClients: Int, handlers: Handlers) throws {
@@ -126,6 +127,8 @@ final class ClientLoop: Sendable {
         var dueDescriptors: Set<Int32> = []
         var hungUp: Set<Int32> = []
         var running = true
+        /// Clients released since memory was last given back.
+        var releasedSinceTrim = 0
         while running {
             let timeout = due.isEmpty ? timeoutUntilNextDeadline() : 0
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), timeout)
@@ -170,6 +173,7 @@ final class ClientLoop: Sendable {
                 let ended = hungUp.remove(connection.fd) != nil
                 if connection.isClosed || (ended && !connection.shouldRead) {
                     release(connection)
+                    releasedSinceTrim += 1
                     continue
                 }
                 var budget = limits.requestsInFlight
@@ -180,6 +184,7 @@ final class ClientLoop: Sendable {
                         // Lines read before the end are served; then the client is gone.
                         serveWaiting(connection, budget: &budget)
                         release(connection)
+                        releasedSinceTrim += 1
                         continue
                     case .read:
                         serveWaiting(connection, budget: &budget)
@@ -195,6 +200,11 @@ final class ClientLoop: Sendable {
             }
             closeExpiredRefusals()
             resumeListenerIfDue()
+            // Many clients left and the loop is about to wait: give their memory back.
+            if releasedSinceTrim >= Self.releasesBeforeTrim && due.isEmpty {
+                releasedSinceTrim = 0
+                wh_release_free_memory()
+            }
         }
         let (connections, refused) = confined.withLock { state in
             defer {

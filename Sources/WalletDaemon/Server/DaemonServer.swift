@@ -33,7 +33,14 @@ public enum DaemonMethod: Sendable {
     case immediate(@Sendable (DaemonCall) throws -> any Encodable & Sendable)
     /// Answered by a task: for methods that wait (for an extension, the pool, a flow).
     case task(@Sendable (DaemonCall) async throws -> any Encodable & Sendable)
+    /// Started on the client loop's thread, answered through `reply` (exactly once) from the
+    /// thread that has the answer: a warm extension call is sent from the loop and answered
+    /// from the extension's I/O thread, with no task to wake on the way.
+    case deferred(@Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void)
 }
+
+/// What a ``DaemonMethod/deferred(_:)`` method answers: a result, or the error to answer with.
+public typealias DaemonAnswer = Result<any Encodable & Sendable, any Error>
 
 /// The daemon's own error codes, beside JSON-RPC's.
 public enum DaemonErrorCode {
@@ -100,6 +107,13 @@ public final class DaemonServer: Sendable {
     /// Adds (or replaces) a method answered by a task.
     public func register(_ name: String, _ method: @escaping @Sendable (DaemonCall) async throws -> any Encodable & Sendable) {
         state.withLock { $0.methods[name] = .task(method) }
+    }
+
+    /// Adds (or replaces) a method started on the client loop's thread and answered through
+    /// `reply` when ready: the start must never block.
+    public func registerDeferred(_ name: String,
+                                 _ method: @escaping @Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void) {
+        state.withLock { $0.methods[name] = .deferred(method) }
     }
 
     /// Adds (or replaces) a method answered on the client loop's thread: it must never block
@@ -221,6 +235,14 @@ public final class DaemonServer: Sendable {
                 connection.finished()
             }
             session.track(id, task)
+        case .deferred(let id, let call, let method):
+            let once = AnsweredOnce()
+            method(call) { [self] answer in
+                guard once.first() else { return }
+                connection.send(Self.answer(id: id) { try answer.get() })
+                requestFinished()
+                connection.finished()
+            }
         }
     }
 
@@ -228,6 +250,7 @@ public final class DaemonServer: Sendable {
         /// Done on the loop's thread; the answer line to send, if any.
         case answered(Data?)
         case task(RequestID, DaemonCall, @Sendable (DaemonCall) async throws -> any Encodable & Sendable)
+        case deferred(RequestID, DaemonCall, @Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void)
     }
 
     private func classify(_ line: Data?, from session: ClientSession) -> Plan {
@@ -258,7 +281,7 @@ public final class DaemonServer: Sendable {
                 let handler = state.methods[method]
                 if handler != nil && !state.draining {
                     state.requestsServed += 1
-                    if case .task = handler { state.requestsInFlight += 1 }
+                    if case .immediate = handler {} else { state.requestsInFlight += 1 }
                 }
                 return (handler, state.draining)
             }
@@ -274,6 +297,8 @@ public final class DaemonServer: Sendable {
                 return .answered(Self.answer(id: id) { try body(call) })
             case .task(let body)?:
                 return .task(id, call, body)
+            case .deferred(let body)?:
+                return .deferred(id, call, body)
             }
         }
     }
@@ -320,6 +345,15 @@ public final class DaemonServer: Sendable {
 
     static func errorLine(id: RequestID?, _ error: RPCErrorObject) -> Data {
         (try? codec.errorResponse(id: id, error: error)) ?? Data()
+    }
+}
+
+/// Lets only the first answer of a deferred method through.
+private final class AnsweredOnce: Sendable {
+    private let answered = Atomic<Bool>(false)
+
+    func first() -> Bool {
+        !answered.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 

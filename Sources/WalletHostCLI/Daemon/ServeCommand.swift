@@ -74,8 +74,8 @@ struct ServeCommand {
 
     func run() async throws -> Int32 {
         // One thread per extension (its I/O thread) would otherwise get glibc's per-thread
-        // malloc arenas, which keep memory the daemon no longer uses: two arenas are plenty.
-        _ = setMallocOption(mallocArenaMaximum, 2)
+        // malloc arenas, which keep memory the daemon no longer uses: one arena is plenty.
+        _ = setMallocOption(mallocArenaMaximum, 1)
         let descriptorLimit = Self.raiseDescriptorLimit()
         // Whether extensions can be sandboxed, asked of the kernel now (and again on SIGHUP):
         // only this probe lets --sandbox auto run them without it.

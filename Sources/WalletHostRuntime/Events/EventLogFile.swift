@@ -92,7 +92,7 @@ public final class EventLogFile: HostEventSink {
     /// An event as the log writes it (one JSON object: sorted keys, ISO 8601 times), for a
     /// caller that sends the same bytes elsewhere too (the daemon's event notifications).
     public func encode(_ event: HostEvent) -> Data? {
-        try? encoder.encode(event)
+        PlainEventJSON.encode(event) ?? (try? encoder.encode(event))
     }
 
     /// Appends an event ``encode(_:)`` encoded.

@@ -193,10 +193,17 @@ struct CallBook<Waiter> {
         return expiry
     }
 
-    /// The earliest deadline or hang deadline still to come.
+    /// The earliest deadline or hang deadline still to come. (Closures, not key paths: the I/O
+    /// loop asks for it after every line, and in a generic type a key path is built at run time.)
     var nextTimer: ContinuousClock.Instant? {
-        let deadlines = pending.values.compactMap(\.deadline) + expired.values.filter { !$0.acknowledged }.map(\.hangDeadline)
-        return deadlines.min()
+        var earliest: ContinuousClock.Instant?
+        for call in pending.values {
+            if let deadline = call.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        for call in expired.values where !call.acknowledged {
+            if earliest.map({ call.hangDeadline < $0 }) ?? true { earliest = call.hangDeadline }
+        }
+        return earliest
     }
 
     private mutating func forgetOldestAcknowledged() {

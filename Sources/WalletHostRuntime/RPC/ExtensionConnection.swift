@@ -43,6 +43,12 @@ final class ExtensionConnection: Sendable {
         await session.call(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated)
     }
 
+    /// Sends a request; `onReply` gets its reply on the thread that settles the call.
+    func send(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
+              deadline: ContinuousClock.Instant?, onReply: @escaping @Sendable (CallReply) -> Void) {
+        session.send(method: method, params: params, askedAt: askedAt, deadline: deadline, onReply: onReply)
+    }
+
     /// Runs `teardown` for `reason`: each graceful step, a wait for the exit after each, then
     /// `SIGKILL` to the group. A second stop while one runs escalates by signals only.
     /// - Returns: how the process ended (nil only if even `SIGKILL` did not let it be reaped in time).

@@ -20,15 +20,16 @@ struct CallReply: Sendable {
 /// delegate. When the extension is beyond use (hung, too many violations, fd 4 closed) the
 /// session says so through `onBroken`; stopping the process is the connection's job.
 final class RPCSession: ProcessSupervisorDelegate {
-    /// Whoever waits for a call: its continuation, and whether its answer opens the gate.
-    struct Waiter {
-        let continuation: CheckedContinuation<CallReply, Never>
+    /// Whoever waits for a call: what to do with its reply (resume a task, or answer at once
+    /// on the thread that has the reply), and whether its answer opens the gate.
+    struct Waiter: Sendable {
+        let onReply: @Sendable (CallReply) -> Void
         /// The `initialize` call: a usable answer opens the gate on the I/O thread, so calls
         /// queued behind the handshake are written before its caller even resumes.
         let opensGate: Bool
 
         func resume(returning reply: CallReply) {
-            continuation.resume(returning: reply)
+            onReply(reply)
         }
     }
 
@@ -87,11 +88,20 @@ final class RPCSession: ProcessSupervisorDelegate {
     func call(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
               deadline: ContinuousClock.Instant?, gated: Bool = true) async -> CallReply {
         await withCheckedContinuation { continuation in
-            let waiter = Waiter(continuation: continuation, opensGate: method == WireMethod.initialize)
-            if let failure = admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated,
-                                   waiter: waiter) {
-                continuation.resume(returning: CallReply(outcome: .failure(failure), finishedAt: .now))
+            send(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated) { reply in
+                continuation.resume(returning: reply)
             }
+        }
+    }
+
+    /// Sends a request; `onReply` gets its reply once, on the thread that settles the call (the
+    /// I/O thread for a response, a deadline or an exit; this one when it fails at once).
+    func send(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
+              deadline: ContinuousClock.Instant?, gated: Bool = true, onReply: @escaping @Sendable (CallReply) -> Void) {
+        let waiter = Waiter(onReply: onReply, opensGate: method == WireMethod.initialize)
+        if let failure = admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated,
+                               waiter: waiter) {
+            onReply(CallReply(outcome: .failure(failure), finishedAt: .now))
         }
     }
 
@@ -127,18 +137,21 @@ final class RPCSession: ProcessSupervisorDelegate {
                 if deadline != nil { supervisor.wake() }
                 return .success(())
             case .send(let id, let line):
-                // Before the write, so that the log never shows a result before its call.
-                record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-                if !supervisor.write(line, deadline: deadline) {
+                // The write first, then the event: its encoding and the log write overlap the
+                // extension's work instead of delaying the request. Both under the lock, which
+                // the response must take to resolve: the log never shows a result before its call.
+                guard supervisor.write(line, deadline: deadline) else {
                     // Exited between the phase check and the write: the exit took no notice of this call.
                     _ = state.book.take(id)
                     let error = supervisor.exit.map {
                         Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
                     } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                             message: "\(processName) ended before \(method) could be sent")
+                    record(.call(HostEvent.Request(method: method, requestID: id.logged)))
                     recordEnd(of: method, id: id, askedAt: askedAt, at: .now, footprint: nil, failure: error)
                     return .failure(error)
                 }
+                record(.call(HostEvent.Request(method: method, requestID: id.logged)))
                 return .success(())
             }
         }

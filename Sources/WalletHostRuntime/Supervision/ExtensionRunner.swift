@@ -17,7 +17,14 @@ public actor ExtensionRunner {
         case running(Launch)
     }
 
-    private var process = ProcessState.stopped
+    private var process = ProcessState.stopped {
+        didSet {
+            let connection: ExtensionConnection? = if case .running(let launch) = process { launch.connection } else { nil }
+            warmConnection.withLock { $0 = connection }
+        }
+    }
+    /// The running process's connection, readable without entering the actor (``callWarm``).
+    private nonisolated let warmConnection = Mutex<ExtensionConnection?>(nil)
     /// Calls in flight, and who waits for there to be none (kept outside the actor so that
     /// waiting for them costs no hop into it).
     private nonisolated let activity = Mutex(CallActivity())
@@ -97,13 +104,9 @@ public actor ExtensionRunner {
     ) async -> CallOutcome<Result> {
         let askedAt = ContinuousClock.now
         let deadline = deadline.map { askedAt + $0 }
-        activity.withLock { $0.inFlight += 1 }
+        callStarted()
         defer {
-            let idle = activity.withLock { activity in
-                activity.inFlight -= 1
-                return activity.inFlight == 0 ? activity.idleWaiters.take { true } : []
-            }
-            for waiter in idle { waiter.resume(returning: true) }
+            callEnded()
             scheduleIdleStop()
         }
         let launch: Launch
@@ -117,8 +120,57 @@ public actor ExtensionRunner {
             launch = value
             launchedNow = launched
         }
-        let connection = launch.connection
-        let reply = await connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
+        let reply = await launch.connection.call(method: method, params: params, askedAt: askedAt, deadline: deadline)
+        return outcome(of: method, reply: reply, resultType: resultType, askedAt: askedAt, connection: launch.connection,
+                       launchMilliseconds: launchedNow ? launch.handshakeMilliseconds : nil, launchedNow: launchedNow)
+    }
+
+    /// Calls `method` on the warm process without entering the actor and without a task:
+    /// `completion` gets the outcome on the thread that settles the call (the process's I/O
+    /// thread, for an answer), so a caller that answers from there (the daemon) costs no thread
+    /// hop at all.
+    ///
+    /// Only for a process whose handshake completed and which is not stopping; otherwise it
+    /// returns false and never calls `completion`: use ``call(_:params:resultType:deadline:)``,
+    /// which launches one.
+    /// - Parameter deadline: Counted from now; nil for the configured one.
+    public nonisolated func callWarm<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type, deadline: Duration? = nil,
+        completion: @escaping @Sendable (CallOutcome<Result>) -> Void
+    ) -> Bool {
+        guard let connection = warmConnection.withLock({ $0 }), !connection.isStoppingOrExited,
+              connection.session.handshakeCompletedAt != nil else { return false }
+        let askedAt = ContinuousClock.now
+        let deadline = (deadline ?? configuration.deadline(for: method, at: descriptor.point)).map { askedAt + $0 }
+        callStarted()
+        connection.send(method: method, params: params, askedAt: askedAt, deadline: deadline) { [self] reply in
+            let outcome = outcome(of: method, reply: reply, resultType: resultType, askedAt: askedAt, connection: connection,
+                                  launchMilliseconds: nil, launchedNow: false)
+            callEnded()
+            completion(outcome)
+            if configuration.idleTimeout != nil { Task { await self.scheduleIdleStop() } }
+        }
+        return true
+    }
+
+    private nonisolated func callStarted() {
+        activity.withLock { $0.inFlight += 1 }
+    }
+
+    private nonisolated func callEnded() {
+        let idle = activity.withLock { activity in
+            activity.inFlight -= 1
+            return activity.inFlight == 0 ? activity.idleWaiters.take { true } : []
+        }
+        for waiter in idle { waiter.resume(returning: true) }
+    }
+
+    /// A call's outcome from the session's reply: the result decoded as its type, a method the
+    /// extension does not have named as such, the timings.
+    private nonisolated func outcome<Result: Decodable & Sendable>(
+        of method: String, reply: CallReply, resultType: Result.Type, askedAt: ContinuousClock.Instant,
+        connection: ExtensionConnection, launchMilliseconds: Double?, launchedNow: Bool
+    ) -> CallOutcome<Result> {
         let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
             do {
                 return .success(try WireCodec().result(resultType, from: line))
@@ -134,8 +186,7 @@ public actor ExtensionRunner {
             return error
         }
         let callMilliseconds = reply.sentAt.map { (reply.finishedAt - $0).milliseconds } ?? 0
-        return CallOutcome(method: method, result: decoded,
-                           launchMilliseconds: launchedNow ? launch.handshakeMilliseconds : nil,
+        return CallOutcome(method: method, result: decoded, launchMilliseconds: launchMilliseconds,
                            launchedProcess: launchedNow, callMilliseconds: callMilliseconds,
                            totalMilliseconds: (reply.finishedAt - askedAt).milliseconds,
                            peakFootprintBytes: reply.peakFootprintBytes, pid: connection.pid, sandboxed: connection.sandboxed,

@@ -39,10 +39,18 @@ public struct TimedWaiters<Value: Sendable, Condition: Sendable> {
     }
 
     /// Takes out every waiter whose condition `satisfied` accepts.
+    ///
+    /// Called for every event a host records, mostly with nobody waiting: that case returns at
+    /// once. (No key path here: in a generic type a key path literal is instantiated at run time,
+    /// on every call, by looking its types up by name.)
     public mutating func take(where satisfied: (Condition) -> Bool) -> [Continuation] {
-        let ready = waiting.filter { satisfied($0.value.condition) }
-        for id in ready.keys { waiting[id] = nil }
-        return ready.values.map(\.continuation)
+        guard !waiting.isEmpty else { return [] }
+        var ready: [Continuation] = []
+        for (id, waiter) in waiting where satisfied(waiter.condition) {
+            waiting[id] = nil
+            ready.append(waiter.continuation)
+        }
+        return ready
     }
 
     /// Takes out every waiter, and forgets the abandoned ids (nothing will wait any more).
@@ -51,7 +59,7 @@ public struct TimedWaiters<Value: Sendable, Condition: Sendable> {
             waiting.removeAll()
             abandoned.removeAll()
         }
-        return waiting.values.map(\.continuation)
+        return waiting.values.map { $0.continuation }
     }
 }
 
