@@ -99,4 +99,26 @@ struct WarmPoolTests {
         let answer = try await call.value
         #expect(answer["succeeded"] == .bool(true), "\(answer)")
     }
+
+    /// A warm call is answered from the extension's I/O thread; one that misses its deadline
+    /// still waits for the late answer, and the report says how long it really took.
+    @Test func aWarmCallThatMissesItsDeadlineReportsItsLateAnswer() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")
+        try ExampleBundles.setMode("slow-status 300", appex: appex)
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
+        try await waitFor("warm") { try await daemon.process(Self.helper)?.pid != nil }
+        let client = try DaemonClient(connectingTo: daemon.socketPath)
+        for _ in 0..<2 {
+            let answer = try await client.call("extension.call", JSONValue.object(["appex": .string(appex.path), "method": .string("status")]))
+            #expect(answer["succeeded"] == .bool(false))
+            #expect(answer["report"]?["launchedProcess"] == .bool(false), "the warm process took it")
+            #expect(answer["report"]?["error"]?["kind"] == .string("deadlineExceeded"), "\(answer)")
+            guard case .string(let late)? = answer["report"]?["error"]?["late"] else {
+                Issue.record("no late note: \(answer)")
+                continue
+            }
+            #expect(late.contains("status completed"), "\(late)")
+        }
+    }
 }
