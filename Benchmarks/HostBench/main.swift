@@ -189,7 +189,7 @@ if options.only == nil || options.only == "warm" {
     await cRunner.prewarm()
     await cRunnerWithoutGroups.prewarm()
     await sdkRunner.prewarm()
-    let sdkPid = await sdkRunner.pid!
+    let sdkPid = sdkRunner.pid!
     try await Task.sleep(for: .milliseconds(100))
     let footprintAfterHandshake = ProcessProbe.footprintBytes(pid: sdkPid) ?? -1
     var echoTimes: [Double] = []

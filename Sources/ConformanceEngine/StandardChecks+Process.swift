@@ -18,7 +18,7 @@ extension StandardChecks {
             await runner.stop(reason: "conformance: cancellation checked")
             return .failed("no process to cancel a call on: \(error.message)")
         }
-        let pid = await runner.pid
+        let pid = runner.pid
         // A fast extension can answer before the cancel goes out, more often on a loaded
         // machine; each try is one warm call, so trying many times costs little.
         let tries = 20
@@ -50,7 +50,7 @@ extension StandardChecks {
                     ? "acknowledged with -32002 \(HumanReadable.milliseconds(milliseconds)) after the ask"
                     : "answered \(HumanReadable.milliseconds(milliseconds)) after the ask (dropped as late)"
                 let next = await context.call(runner, method, params: params, deadline: context.patience(for: method))
-                let samePID = await runner.pid == pid
+                let samePID = runner.pid == pid
                 await runner.stop(reason: "conformance: cancellation checked")
                 let cancelled = "\(cancelledAtOnce); the extension \(answer)"
                 if !events.events(.hung).isEmpty {

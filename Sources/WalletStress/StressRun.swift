@@ -140,7 +140,7 @@ public final class StressRun: Sendable {
         var injected: ChaosFault?
         // A stop is most telling when the process is already stopped as the call is asked: the
         // call then waits past its deadline for certain. A warm process is there to stop.
-        if fault?.fault == .stop, !cold, let pid = await runner.pid,
+        if fault?.fault == .stop, !cold, let pid = runner.pid,
            await chaos.inject(.stop, into: pid, deadline: deadline) {
             injected = .stop
         }
@@ -151,7 +151,7 @@ public final class StressRun: Sendable {
         }
         if let fault, injected == nil {
             try? await Task.sleep(for: fault.delay)
-            if let pid = await runner.pid, await chaos.inject(fault.fault, into: pid, deadline: deadline) {
+            if let pid = runner.pid, await chaos.inject(fault.fault, into: pid, deadline: deadline) {
                 injected = fault.fault
             }
         }

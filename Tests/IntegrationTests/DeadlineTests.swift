@@ -79,7 +79,7 @@ struct DeadlineTests {
             $0.deadlineOverrides[WireMethod.status] = nil
         }
         await runner.prewarm()
-        let pid = await runner.pid
+        let pid = runner.pid
         try ExampleBundles.setMode("late-complete 200", appex: appex)
         let late = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? late.result.get()) == nil)
@@ -90,7 +90,7 @@ struct DeadlineTests {
         try ExampleBundles.setMode("normal", appex: appex)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? next.result.get()) != nil)
-        #expect(await runner.pid == pid)
+        #expect(runner.pid == pid)
         await runner.stop()
     }
 
@@ -113,7 +113,7 @@ struct DeadlineTests {
             $0.deadlineOverrides[WireMethod.status] = nil
         }
         await runner.prewarm()
-        let firstPID = await runner.pid
+        let firstPID = runner.pid
         try ExampleBundles.setMode("hang", appex: appex)
         let hung = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? hung.result.get()) == nil)
@@ -124,7 +124,7 @@ struct DeadlineTests {
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? next.result.get()) != nil)
         #expect(next.launchedProcess)
-        #expect(await runner.pid != firstPID)
+        #expect(runner.pid != firstPID)
         #expect(await runner.launchCount == 2)
         await runner.stop()
     }

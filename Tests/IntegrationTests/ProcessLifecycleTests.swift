@@ -132,10 +132,10 @@ struct ProcessLifecycleTests {
         for _ in 0..<3 {
             _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         }
-        #expect(await runner.pid != nil)
+        #expect(runner.pid != nil)
         try await waitFor(timeout: .seconds(5)) { events.events.contains { $0.kind == .exit } }
         #expect(events.events.contains { $0.payload == .stop(HostEvent.Stop(reason: .idle)) })
-        #expect(await runner.pid == nil)
+        #expect(runner.pid == nil)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect(next.launchedProcess)
         await runner.stop()

@@ -156,7 +156,7 @@ public actor ExtensionPool {
         await withTaskGroup(of: Void.self) { group in
             for runner in runners {
                 group.addTask {
-                    if await runner.pid == nil { await runner.prewarm() }
+                    if runner.pid == nil { await runner.prewarm() }
                 }
             }
         }
@@ -182,7 +182,7 @@ public actor ExtensionPool {
 
     private func relaunch(key: String, runner: ExtensionRunner) async {
         guard !stopped, let entry = entries[key], entry.runner === runner, !entry.crashLooping else { return }
-        if await runner.pid == nil { await runner.prewarm() }
+        if runner.pid == nil { await runner.prewarm() }
     }
 
     /// What `wallet-host ps` lists: every extension the daemon has a runner for.
@@ -191,7 +191,7 @@ public actor ExtensionPool {
         var listings: [ProcessListing] = []
         for entry in entries.values {
             let row = table.rows[entry.bundle.bundleIdentifier] ?? ProcessTable.Row(bundleIdentifier: entry.bundle.bundleIdentifier)
-            let pid = await entry.runner.pid
+            let pid = entry.runner.pid
             listings.append(ProcessListing(row: row, pid: pid, path: entry.bundle.url.path, keepWarm: entry.keepWarm,
                                            crashLooping: entry.crashLooping))
         }

@@ -58,9 +58,9 @@ public actor ExtensionRunner {
     }
 
     /// The warm process's pid, if one is running.
-    public var pid: Int32? {
-        guard case .running(let launch) = process, !launch.connection.hasExited else { return nil }
-        return launch.connection.pid
+    public nonisolated var pid: Int32? {
+        guard let connection = warmConnection.withLock({ $0 }), !connection.hasExited else { return nil }
+        return connection.pid
     }
 
     /// The handshake result of the running process, once it completed.
