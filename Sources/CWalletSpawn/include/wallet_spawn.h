@@ -185,6 +185,16 @@ int wh_pipe_cloexec(int fds[_Nonnull 2]);
 /// Sets a pipe's capacity (F_SETPIPE_SZ); returns the new size or -1.
 int wh_set_pipe_size(int fd, int bytes);
 
+/// Registers an event of a cgroup v1 memory group (`cgroup.event_control`, opened for writing
+/// as `event_control_fd`): `target_fd` is `memory.oom_control` (the OOM killer acted) or
+/// `memory.usage_in_bytes` with a threshold in bytes as `arguments` (usage crossed it, either
+/// way). The kernel signals `eventfd`; pass -1 to make a new one (non-blocking, close-on-exec).
+/// Returns the eventfd, or -1 with errno (a new eventfd is closed again).
+int wh_cgroup_event(int event_control_fd, int target_fd, const char *_Nullable arguments, int eventfd);
+
+/// Reads an eventfd's counter, resetting it (non-blocking: 0 when nothing was signalled).
+unsigned long long wh_eventfd_drain(int eventfd);
+
 #pragma clang assume_nonnull end
 
 #endif

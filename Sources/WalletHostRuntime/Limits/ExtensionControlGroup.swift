@@ -1,3 +1,4 @@
+import CWalletSpawn
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -38,6 +39,15 @@ final class ExtensionControlGroup: Sendable {
     /// `memory.stat` and `memory.oom_control`, kept open: a sample is one `pread` each.
     private let memoryStat: Int32
     private let oomControl: Int32
+    /// `memory.usage_in_bytes`, kept open: the threshold event's file, read when it fires.
+    private let memoryUsage: Int32
+    /// An eventfd the kernel signals when the group's usage crosses ``memoryWatchThresholdBytes``
+    /// (either way) and when its OOM killer acts; -1 when the kernel refused the events. While
+    /// usage stays below the threshold, the footprint (`rss` + `shmem`, which usage counts) is
+    /// too: an idle extension needs no sampling, and its I/O thread no waking, until it fires.
+    let memoryEvents: Int32
+    /// 90% of the memory limit: above it, the host samples an idle extension again.
+    let memoryWatchThresholdBytes: Int
     private let procsClosed = Atomic<Bool>(false)
     private let descriptorsClosed = Atomic<Bool>(false)
 
@@ -61,7 +71,7 @@ final class ExtensionControlGroup: Sendable {
             try Self.write("\(hardLimitBytes)", to: memoryPath + "/memory.limit_in_bytes")
             try Self.write("\(ProcessLimits.tasksPerExtension)", to: pidsPath + "/pids.max")
             for path in [memoryPath + "/tasks", pidsPath + "/tasks", memoryPath + "/memory.stat",
-                         memoryPath + "/memory.oom_control"] {
+                         memoryPath + "/memory.oom_control", memoryPath + "/memory.usage_in_bytes"] {
                 let fd = open(path, (path.hasSuffix("/tasks") ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
                 guard fd >= 0 else { throw ControlGroupError("cannot open \(path): \(String(cString: strerror(errno)))") }
                 opened.append(fd)
@@ -75,6 +85,25 @@ final class ExtensionControlGroup: Sendable {
         procsDescriptors = Array(opened[0..<2])
         memoryStat = opened[2]
         oomControl = opened[3]
+        memoryUsage = opened[4]
+        memoryWatchThresholdBytes = memoryLimitBytes / 10 * 9
+        memoryEvents = Self.registerMemoryEvents(group: memoryPath, oomControl: oomControl, usage: memoryUsage,
+                                                 threshold: memoryWatchThresholdBytes)
+    }
+
+    /// One eventfd for both events, or -1 when the kernel refuses either (the host then samples
+    /// idle extensions on a timer, as without control groups).
+    private static func registerMemoryEvents(group: String, oomControl: Int32, usage: Int32, threshold: Int) -> Int32 {
+        let control = open(group + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
+        guard control >= 0 else { return -1 }
+        defer { close(control) }
+        let events = wh_cgroup_event(control, oomControl, nil, -1)
+        guard events >= 0 else { return -1 }
+        guard wh_cgroup_event(control, usage, String(threshold), events) >= 0 else {
+            close(events)
+            return -1
+        }
+        return events
     }
 
     deinit {
@@ -114,9 +143,27 @@ final class ExtensionControlGroup: Sendable {
         guard !descriptorsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = close(memoryStat)
         _ = close(oomControl)
+        _ = close(memoryUsage)
+        if memoryEvents >= 0 { _ = close(memoryEvents) }
     }
 
     // MARK: Reading
+
+    /// The group's memory usage now (`memory.usage_in_bytes`).
+    func usageBytes() -> Int? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer -> Int? in
+            let count = pread(memoryUsage, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return nil }
+            var value = 0
+            for digit in buffer[0..<count] where digit >= 48 && digit <= 57 { value = value * 10 + Int(digit - 48) }
+            return value
+        }
+    }
+
+    /// Resets the memory events' counter (after they woke the I/O thread).
+    func drainMemoryEvents() {
+        if memoryEvents >= 0 { _ = wh_eventfd_drain(memoryEvents) }
+    }
 
     /// Resident anonymous and shared memory (`rss`, `shmem` of `memory.stat`: the group has no
     /// children, so its `total_` lines say the same).

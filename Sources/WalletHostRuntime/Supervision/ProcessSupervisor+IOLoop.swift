@@ -12,8 +12,12 @@ let idlePollInterval: Duration = .milliseconds(50)
 /// during calls (the configuration's sample interval).
 let idleSampleInterval: Duration = .milliseconds(100)
 /// How often the I/O thread looks whether the kernel's OOM killer ended one of the extension's
-/// processes at its control group's hard limit, whatever the sampling.
+/// processes at its control group's hard limit, whatever the sampling (when the group's memory
+/// events are not to be had: with them, the kernel says so).
 let outOfMemoryCheckInterval: Duration = .milliseconds(20)
+/// The longest an idle I/O thread sleeps when its control group's memory events watch the
+/// extension: nothing is due, and the events, the pipes and the exit wake it.
+let watchedIdlePollInterval: Duration = .seconds(1)
 
 /// The I/O thread's own mutable state (never shared, so no lock).
 struct IOLoopState {
@@ -33,6 +37,9 @@ struct IOLoopState {
     /// processes one by one must not keep the thread busy).
     var lastSampleCost = Duration.zero
     var lastOutOfMemoryCheck = ContinuousClock.now
+    /// The control group's usage was at or above its watch threshold when last read (or has not
+    /// been read yet): an idle extension is sampled on a timer until it is below.
+    var memoryAboveWatch = true
 }
 
 extension ProcessSupervisor {
@@ -41,9 +48,12 @@ extension ProcessSupervisor {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         var loop = IOLoopState(delegate: delegate)
+        let memoryEvents = context.controlGroup?.memoryEvents ?? -1
         while true {
             let now = ContinuousClock.now
-            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now, delegate: delegate)
+            // Idle and below the watch threshold, with the kernel watching: nothing to sample.
+            let watched = memoryEvents >= 0 && !loop.memoryAboveWatch
+            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now, delegate: delegate, watched: watched)
             var fds = [
                 pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
@@ -51,6 +61,7 @@ extension ProcessSupervisor {
                 pollfd(fd: loop.stdoutOpen ? child.stdoutReader : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: loop.stderrOpen ? child.stderrReader : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wantsWrite ? child.requestWriter : -1, events: Int16(POLLOUT), revents: 0),
+                pollfd(fd: memoryEvents, events: Int16(POLLIN), revents: 0),
             ]
             // Without a pidfd, look for the exit every 20 ms.
             let effectiveTimeout = child.exitDescriptor < 0 ? min(timeout < 0 ? 20 : timeout, 20) : timeout
@@ -70,13 +81,23 @@ extension ProcessSupervisor {
             let after = ContinuousClock.now
             delegate.supervisorTimersDue(self, now: after)
             let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
-            if after - loop.lastSample >= max(interval, loop.lastSampleCost * 10) {
+            if ready(6) {
+                // Usage crossed the watch threshold, or the OOM killer acted: sample on the
+                // timer again (the next sample reads which side of the threshold usage is on).
+                context.controlGroup?.drainMemoryEvents()
+                loop.memoryAboveWatch = true
+            }
+            let sampling = callsInFlight || memoryEvents < 0 || loop.memoryAboveWatch
+            if sampling && after - loop.lastSample >= max(interval, loop.lastSampleCost * 10) {
                 loop.lastSample = after
                 loop.lastOutOfMemoryCheck = after
                 // Only samples taken during calls count toward their peaks.
                 sampleFootprint(delegate: callsInFlight ? delegate : nil)
                 loop.lastSampleCost = .now - after
-            } else if context.controlGroup != nil, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
+                if memoryEvents >= 0, let group = context.controlGroup {
+                    loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
+                }
+            } else if context.controlGroup != nil, memoryEvents < 0, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
                 loop.lastOutOfMemoryCheck = after
                 if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
             }
@@ -84,14 +105,17 @@ extension ProcessSupervisor {
     }
 
     /// The poll timeout in milliseconds, whether output is waiting, whether calls are in flight.
-    private func pollPlan(now: ContinuousClock.Instant, delegate: any ProcessSupervisorDelegate) -> (Int32, Bool, Bool) {
+    /// - Parameter watched: idle sampling is off (the control group's memory events watch).
+    private func pollPlan(now: ContinuousClock.Instant, delegate: any ProcessSupervisorDelegate,
+                          watched: Bool) -> (Int32, Bool, Bool) {
         let plan = delegate.supervisorTimerPlan(self)
         var nearest = plan.wakeAt
         if plan.callsInFlight {
             let nextSample = now + context.sampleInterval
             if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
         }
-        let wakeAt = min(nearest ?? now + idlePollInterval, now + idlePollInterval)
+        let longest = watched && !plan.callsInFlight ? watchedIdlePollInterval : idlePollInterval
+        let wakeAt = min(nearest ?? now + longest, now + longest)
         let wantsWrite = state.withLock { state -> Bool in
             state.plannedWake = wakeAt
             return !state.outgoing.isEmpty

@@ -1,0 +1,38 @@
+// cgroup v1 memory events: the kernel signals an eventfd when a group's usage crosses a
+// threshold or its OOM killer acts, so the host need not read the group's files to find out.
+#include "wallet_spawn.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+int wh_cgroup_event(int event_control_fd, int target_fd, const char *arguments, int eventfd_in) {
+    int fd = eventfd_in >= 0 ? eventfd_in : eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (fd < 0) return -1;
+    char line[96];
+    int length = arguments ? snprintf(line, sizeof line, "%d %d %s", fd, target_fd, arguments)
+                           : snprintf(line, sizeof line, "%d %d", fd, target_fd);
+    ssize_t written;
+    do {
+        written = write(event_control_fd, line, (size_t)length);
+    } while (written < 0 && errno == EINTR);
+    if (written != length) {
+        int saved = errno;
+        if (eventfd_in < 0) close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+unsigned long long wh_eventfd_drain(int fd) {
+    uint64_t count = 0;
+    ssize_t got;
+    do {
+        got = read(fd, &count, sizeof count);
+    } while (got < 0 && errno == EINTR);
+    return got == (ssize_t)sizeof count ? count : 0;
+}
