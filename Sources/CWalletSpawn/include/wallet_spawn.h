@@ -192,6 +192,9 @@ int wh_set_pipe_size(int fd, int bytes);
 /// Returns the eventfd, or -1 with errno (a new eventfd is closed again).
 int wh_cgroup_event(int event_control_fd, int target_fd, const char *_Nullable arguments, int eventfd);
 
+/// Names the calling thread for the kernel (`PR_SET_NAME`: 15 characters are kept).
+void wh_set_thread_name(const char *name);
+
 /// Reads an eventfd's counter, resetting it (non-blocking: 0 when nothing was signalled).
 unsigned long long wh_eventfd_drain(int eventfd);
 

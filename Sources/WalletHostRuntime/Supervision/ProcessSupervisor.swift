@@ -121,8 +121,14 @@ final class ProcessSupervisor: Sendable {
     /// The thread holds the delegate until then, and no one else does: reading it takes no
     /// lock on the hot path, and the reference is gone with the thread.
     func start(delegate: any ProcessSupervisorDelegate) {
-        let thread = Thread { [self] in runLoop(delegate: delegate) }
-        thread.name = "wallet-host.io.\(child.pid)"
+        let name = "wh-io.\(child.pid)"
+        let thread = Thread { [self] in
+            // Named from inside (Foundation does not pass a name set before the start to the
+            // kernel on Linux), short enough for its 15 characters to keep the pid (`ps -L`, tests).
+            wh_set_thread_name(name)
+            runLoop(delegate: delegate)
+        }
+        thread.name = name
         thread.stackSize = 512 * 1024
         thread.start()
     }

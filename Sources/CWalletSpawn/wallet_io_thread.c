@@ -1,5 +1,6 @@
-// cgroup v1 memory events: the kernel signals an eventfd when a group's usage crosses a
-// threshold or its OOM killer acts, so the host need not read the group's files to find out.
+// What the host's per-extension I/O thread asks of the kernel besides spawning: cgroup v1 memory
+// events (the kernel signals an eventfd when a group's usage crosses a threshold or its OOM
+// killer acts, so the host need not read the group's files to find out), and its own name.
 #include "wallet_spawn.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 int wh_cgroup_event(int event_control_fd, int target_fd, const char *arguments, int eventfd_in) {
@@ -35,4 +37,8 @@ unsigned long long wh_eventfd_drain(int fd) {
         got = read(fd, &count, sizeof count);
     } while (got < 0 && errno == EINTR);
     return got == (ssize_t)sizeof count ? count : 0;
+}
+
+void wh_set_thread_name(const char *name) {
+    prctl(PR_SET_NAME, name, 0, 0, 0);
 }
