@@ -66,7 +66,7 @@ public enum ECCV2Encryption {
         var secret = [UInt8](repeating: 0, count: 66)
         let secretLength = wh_ecdh(ephemeral, leafKey, &secret, secret.count)
         var point = [UInt8](repeating: 0, count: 65)
-        let pointLength = wh_ec_public_octets(ephemeral, 0, &point, point.count)
+        let pointLength = wh_ec_public_octets(ephemeral, &point, point.count)
         guard secretLength == 32, pointLength == 65 else { throw Failure(description: "ECDH with the leaf's key failed") }
         let otherInfo = [0x0D] + Array("id-aes256-GCM".utf8) + Array("Apple".utf8) + point
         let kdfInput = [0, 0, 0, 1] + secret.prefix(32) + otherInfo

@@ -84,7 +84,8 @@ def _der_children(data):
 
 def leaf_public_key(certificate):
     """The P-256 public point of a DER certificate's SubjectPublicKeyInfo."""
-    (_, tbs), = _der_children(certificate)[:1]
+    _, body = _der_children(certificate)[0]
+    _, tbs = _der_children(body)[0]
     fields = _der_children(tbs)
     if fields[0][0] == 0xA0:  # explicit version
         fields = fields[1:]

@@ -44,12 +44,9 @@ static inline EVP_PKEY *_Nullable wh_ec_p256_public_key(const unsigned char *_No
     return key;
 }
 
-/// The public point of an EC key, SEC 1 encoded, compressed or not, into `out` (65 bytes room).
+/// The public point of an EC key, SEC 1 encoded uncompressed (65 bytes for P-256), into `out`.
 /// Returns the length written, 0 on failure.
-static inline size_t wh_ec_public_octets(EVP_PKEY *_Nonnull key, int compressed, unsigned char *_Nonnull out, size_t room) {
-    const char *format = compressed ? OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_COMPRESSED
-                                    : OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_UNCOMPRESSED;
-    if (EVP_PKEY_set_utf8_string_param(key, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, format) <= 0) return 0;
+static inline size_t wh_ec_public_octets(EVP_PKEY *_Nonnull key, unsigned char *_Nonnull out, size_t room) {
     size_t length = 0;
     if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, out, room, &length) <= 0) return 0;
     return length;

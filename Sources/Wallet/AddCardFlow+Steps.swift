@@ -126,7 +126,6 @@ extension AddCardFlow {
                 let verification = PassDataVerifier.verify(request, params: params, pki: pki, earlierNonces: earlierNonces)
                 outcome.verification = verification
                 findings += verification.findings
-                transcript("    payload: \(verification.summary)")
             }
             report.findings += findings.map(\.description)
             if !findings.containsErrors {
@@ -151,6 +150,7 @@ extension AddCardFlow {
         } else {
             transcript("  ✘ \(entry.title): \(outcome.error ?? "not added")")
         }
+        if let verification = outcome.verification { transcript("    payload: \(verification.summary)") }
         report.steps.append(FlowStep(step: "generateAddPaymentPassRequest", ok: outcome.added, milliseconds: call.totalMilliseconds,
                                      detail: outcome.added ? "\(entry.identifier) added" : (outcome.error ?? "")))
         return outcome

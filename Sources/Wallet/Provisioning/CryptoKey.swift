@@ -73,10 +73,10 @@ public final class CryptoKey: @unchecked Sendable {
     /// Whether this is a P-256 key (else RSA).
     public var isEllipticCurve: Bool { EVP_PKEY_get_base_id(pointer) == EVP_PKEY_EC }
 
-    /// The public point, SEC 1 encoded: 65 bytes `04 x y`, or 33 bytes `02/03 x` when `compressed`.
-    public func publicPoint(compressed: Bool = false) throws -> Data {
+    /// The public point, SEC 1 encoded uncompressed: 65 bytes `04 x y`.
+    public func publicPoint() throws -> Data {
         var buffer = [UInt8](repeating: 0, count: 65)
-        let count = wh_ec_public_octets(pointer, compressed ? 1 : 0, &buffer, buffer.count)
+        let count = wh_ec_public_octets(pointer, &buffer, buffer.count)
         guard count > 0 else { throw CryptoError("encode an EC public key") }
         return Data(buffer.prefix(count))
     }

@@ -100,8 +100,9 @@ public enum ECCV2Variant: String, CaseIterable, Sendable, Codable {
         var kdfKey = ephemeral
         switch self {
         case .compressedEphemeralKeyInKDF:
-            guard ephemeral.count == 65, let compressed = try? peer.publicPoint(compressed: true) else { return nil }
-            kdfKey = compressed
+            // SEC 1: 02 or 03 (the parity of y), then x.
+            guard ephemeral.count == 65, let last = ephemeral.last else { return nil }
+            kdfKey = Data([0x02 | (last & 1)]) + ephemeral.dropFirst().prefix(32)
         case .hexEphemeralKeyInKDF: kdfKey = Data(TextBytes.hexString(ephemeral).utf8)
         case .base64EphemeralKeyInKDF: kdfKey = Data(ephemeral.base64EncodedString().utf8)
         default: break
