@@ -13,10 +13,12 @@ let testingOverlayStandIns = ["_Testing_CoreGraphics", "_Testing_CoreImage", "_T
 /// Example extensions and containing apps: executable targets built from Examples/.
 /// Each is assembled into a real `.app/PlugIns/*.appex` bundle by scripts/make-bundles.
 let exampleExecutables: [Target] = [
-    .executableTarget(name: "WNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/WNonUIExt"),
+    // The examples' stand-in for an issuer's server: real ECC_V2 encryption with libcrypto (not the SDK).
+    .target(name: "ExampleIssuerBackend", dependencies: ["CLibcrypto"], path: "Examples/ExampleIssuerBackend"),
+    .executableTarget(name: "WNonUIExt", dependencies: ["WalletExtensionKit", "ExampleIssuerBackend"], path: "Examples/SampleIssuer/WNonUIExt"),
     .executableTarget(name: "WUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/WUIExt"),
     .executableTarget(name: "SampleIssuerApp", dependencies: ["WalletExtensionKit"], path: "Examples/SampleIssuer/SampleIssuerApp"),
-    .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
+    .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn", "ExampleIssuerBackend"], path: "Examples/TestHelperExt"),
     // Writes the README's MyIssuer.ipa, a device build with one broken entitlement (scripts/example-ipa).
     .executableTarget(name: "MakeExampleIPA", dependencies: ["DeviceBuildFixtures"], path: "Examples/MakeExampleIPA"),
 ]
@@ -62,6 +64,10 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL's libcrypto, for the provisioning PKI and ECC_V2 decryption (Debian's libssl-dev;
+        // .ci/run installs it). Linked by Wallet (so the CLI) and the examples' backend only:
+        // never by the runtime, the wire module or the SDK.
+        .systemLibrary(name: "CLibcrypto", path: "Sources/CLibcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
@@ -88,7 +94,8 @@ let package = Package(
         .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
         // Apple Wallet: its two extension points and bundle rules, the simulated device, host
         // services, the add-card flow, entry and request validation, its conformance profile.
-        .target(name: "Wallet", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports", "WalletWire"]),
+        .target(name: "Wallet", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "WalletReports", "WalletWire",
+                                               "CLibcrypto"]),
         // `wallet-host stress`: load, latency, memory growth, chaos, CPU share, reports (issue 10).
         .target(name: "CWalletChaos"),
         .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",

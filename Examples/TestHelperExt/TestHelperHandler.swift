@@ -1,3 +1,4 @@
+import ExampleIssuerBackend
 @_spi(Testing) import WalletExtensionKit
 import FoundationEssentials
 
@@ -60,10 +61,14 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
         }
         let request = PKAddPaymentPassRequest()
         request.activationData = Data("helper-activation-\(identifier)".utf8)
-        request.encryptedPassData = Data("helper-pass-data-\(identifier)-".utf8) + nonce + nonceSignature
+        // Encrypted for real, as an issuer's server would (ECC_V2), for the leaf Wallet sent.
+        let payload = ECCV2Encryption.Payload(primaryAccountNumber: "4111111111080001", expiration: "12/39", name: "Test Helper",
+                                              nonce: nonce, nonceSignature: nonceSignature)
+        let sealed = certificates.first.flatMap { try? ECCV2Encryption.seal(payload, leafCertificate: $0) }
+        request.encryptedPassData = sealed?.encryptedPassData ?? Data("helper-pass-data-\(identifier)-".utf8) + nonce + nonceSignature
         if mode != .badRequest {
             // An uncompressed P-256 point: 0x04, then X and Y (32 bytes each).
-            request.ephemeralPublicKey = Data([0x04] + (1...64).map { UInt8($0) })
+            request.ephemeralPublicKey = sealed?.ephemeralPublicKey ?? Data([0x04] + (1...64).map { UInt8($0) })
         }
         finish(mode) { completion(request) }
     }

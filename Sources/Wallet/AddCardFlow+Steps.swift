@@ -89,17 +89,31 @@ extension AddCardFlow {
         }
     }
 
-    /// Steps 5-6 for one card: fresh certificates, nonce and signature; the request; validation;
-    /// the pass added to the device's library.
+    /// Steps 5-6 for one card: fresh certificates, nonce and signature; the request; validation
+    /// and, for ECC_V2, decryption of its payload; the pass added to the device's library.
+    /// - Parameter issuedNonces: The nonces sent for earlier cards of this run (one coming back
+    ///   is named as replayed); this card's is appended.
     func provision(_ entry: WirePassEntry, app: AppBundle, device kind: DeviceKind, runners: any IssuerRunnerSource,
-                   report: inout FlowReport) async -> CardOutcome {
+                   issuedNonces: inout [Data], report: inout FlowReport) async -> CardOutcome {
         var outcome = CardOutcome(identifier: entry.identifier, title: entry.title, added: false)
         guard let runner = try? await runners.runner(for: app, role: .nonUI) else {
             outcome.error = "the non-UI extension is gone"
             return outcome
         }
-        // A fresh certificate chain, nonce and signature for every card.
-        let params = ProvisioningMaterial().requestParams(for: entry)
+        // A fresh certificate chain, nonce and signature for every card, from the device's PKI.
+        let pki: DevicePKI
+        let params: GenerateAddPaymentPassRequestParams
+        do {
+            let scheme = ProvisioningMaterial.scheme(of: entry)
+            pki = try DevicePKI.load(from: device.state, scheme: scheme)
+            params = try ProvisioningMaterial(issuedBy: pki, scheme: scheme).requestParams(for: entry)
+        } catch {
+            outcome.error = "cannot make the certificate chain and nonce: \(error)"
+            transcript("  ✘ \(entry.title): \(outcome.error!)")
+            return outcome
+        }
+        let earlierNonces = issuedNonces
+        issuedNonces.append(params.nonce)
         let call = await runner.call(WireMethod.generateAddPaymentPassRequest, params: params,
                                      resultType: AddPaymentPassRequestResult?.self)
         outcome.milliseconds = call.totalMilliseconds
@@ -107,7 +121,12 @@ extension AddCardFlow {
         case .failure(let error):
             outcome.error = "generateAddPaymentPassRequest failed: \(error.message)"
         case .success(let request):
-            let findings = AddPaymentPassRequestValidator().validate(request, for: entry)
+            var findings = AddPaymentPassRequestValidator().validate(request, for: entry)
+            if let request, !findings.containsErrors {
+                let verification = PassDataVerifier.verify(request, params: params, pki: pki, earlierNonces: earlierNonces)
+                outcome.verification = verification
+                findings += verification.findings
+            }
             report.findings += findings.map(\.description)
             if !findings.containsErrors {
                 let configuration = entry.addRequestConfiguration
@@ -131,6 +150,7 @@ extension AddCardFlow {
         } else {
             transcript("  ✘ \(entry.title): \(outcome.error ?? "not added")")
         }
+        if let verification = outcome.verification { transcript("    payload: \(verification.summary)") }
         report.steps.append(FlowStep(step: "generateAddPaymentPassRequest", ok: outcome.added, milliseconds: call.totalMilliseconds,
                                      detail: outcome.added ? "\(entry.identifier) added" : (outcome.error ?? "")))
         return outcome

@@ -109,9 +109,11 @@ public struct AddCardFlow: Sendable {
         guard let selected = select(entries, options: options, report: &report) else { return }
 
         // 5-6. Card by card.
+        var issuedNonces: [Data] = []
         for entry in selected {
             guard !cancelled(&report) else { return }
-            let outcome = await provision(entry, app: app, device: options.device, runners: runners, report: &report)
+            let outcome = await provision(entry, app: app, device: options.device, runners: runners, issuedNonces: &issuedNonces,
+                                          report: &report)
             report.cards.append(outcome)
         }
         if report.cards.contains(where: { !$0.added }) {

@@ -78,7 +78,9 @@ public struct AddCardPage: Sendable {
                 cards += "<figure data-entry=\"\(HTMLPage.escape(entry.identifier))\"><img class=\"card\" alt=\"\(HTMLPage.escape(entry.title))\" "
                     + "src=\"data:image/png;base64,\(entry.art.png.base64EncodedString())\">"
                     + "<figcaption><b>\(HTMLPage.escape(entry.title))</b> \(HTMLPage.escape(suffix))<br>"
-                    + "<span class=\"\(outcome?.added == true ? "" : "muted")\">\(HTMLPage.escape(result))</span></figcaption></figure>"
+                    + "<span class=\"\(outcome?.added == true ? "" : "muted")\">\(HTMLPage.escape(result))</span>"
+                    + (outcome?.verification.map { "<br><small data-payload=\"\($0.status.rawValue)\">payload: \(HTMLPage.escape($0.summary))</small>" } ?? "")
+                    + "</figcaption></figure>"
             }
             html += cards + "</div>"
         }

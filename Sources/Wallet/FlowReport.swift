@@ -21,6 +21,9 @@ public struct CardOutcome: Sendable, Codable {
     /// Why it was not added.
     public var error: String?
     public var milliseconds: Double?
+    /// What the host made of the request's encrypted payload (nil when the request was not
+    /// checked that far: no request, or one of the wrong shape).
+    public var verification: PassDataVerification?
 }
 
 /// One timed step of the flow, in order.

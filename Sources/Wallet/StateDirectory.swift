@@ -45,6 +45,7 @@ public struct StateDirectory: Sendable {
         case deviceURL.standardizedFileURL.path: return "the device settings"
         case keychainURL.standardizedFileURL.path: return "the keychain"
         case appGroupOwnersURL.standardizedFileURL.path: return "the App Group owners"
+        case provisioningURL.standardizedFileURL.path: return "the provisioning keys"
         default: return "the state file"
         }
     }

@@ -77,7 +77,8 @@ struct CallCommand {
         let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
 
-        let outcome = await MethodResultShape.call(runner, method: method, params: params)
+        let provisioning = method == WireMethod.generateAddPaymentPassRequest ? try? ProvisioningCall(params: params, state: state) : nil
+        let outcome = await MethodResultShape.call(runner, method: method, params: provisioning?.params ?? params)
         var lateNote: String?
         if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded {
             lateNote = await waitForLateCompletion(events, grace: configuration.hangGrace)
@@ -86,9 +87,11 @@ struct CallCommand {
 
         let deadline = configuration.deadline(for: method, at: descriptor.point)
         if json {
-            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed))
+            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
+                                  verification: provisioning?.verify(outcome)))
         } else {
             print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
+            if let verification = provisioning?.verify(outcome) { print("payload: \(verification.summary)") }
             if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
         }
         if case .failure = outcome.result { return 1 }

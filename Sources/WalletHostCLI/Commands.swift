@@ -2,7 +2,8 @@
 enum Commands {
     static let all: [CommandSpec] = [
         CallCommand.spec, ValidateCommand.spec, ConformCommand.spec, AddCardCommand.spec, DemoCommand.spec, StressCommand.spec,
-        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, KeychainCommand.spec, ServeCommand.spec,
+        StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, KeychainCommand.spec, ProvisioningCommand.spec,
+        ServeCommand.spec,
         PsCommand.spec,
     ]
 

@@ -40,6 +40,8 @@ do {
             status = try await StateCommands.device(commandArguments)
         case "keychain":
             status = try KeychainCommand.run(commandArguments)
+        case "provisioning":
+            status = try ProvisioningCommand.run(commandArguments)
         case "serve":
             status = try await ServeCommand(arguments: commandArguments).run()
         case "ps":

@@ -39,8 +39,10 @@ struct StressRequests: Sendable {
         case WireMethod.passEntries, WireMethod.remotePassEntries:
             return Self.erased(await runner.call(method, params: NoParams(), resultType: PassEntriesResult.self))
         case WireMethod.generateAddPaymentPassRequest:
-            guard let entry else { return Self.erased(await runner.call(method, params: NoParams(), resultType: JSONValue.self)) }
-            let params = ProvisioningMaterial().requestParams(for: entry)
+            guard let entry, let material = try? ProvisioningMaterial(forProcessWidePKI: entry) else {
+                return Self.erased(await runner.call(method, params: NoParams(), resultType: JSONValue.self))
+            }
+            let params = material.requestParams(for: entry)
             return Self.erased(await runner.call(method, params: params, resultType: AddPaymentPassRequestResult?.self))
         default:
             return Self.erased(await runner.call(method, params: NoParams(), resultType: JSONValue.self))

@@ -34,6 +34,23 @@ struct SampleIssuerFlowTests {
         #expect(status.remotePassEntriesAvailable == true)
     }
 
+    @Test("the sample's ECC_V2 cards decrypt with the nonce matching; RSA_V2 is shape only; the report never holds a card number")
+    func payloadsDecrypt() async throws {
+        let fixture = try Self.fixture()
+        let (report, _) = try await fixture.run(#"{"answers": [\#(Self.login)]}"#)
+        #expect(report.succeeded, "\(report.failure ?? "") \(report.findings)")
+        let byCard = Dictionary(uniqueKeysWithValues: report.cards.map { ($0.identifier, $0.verification) })
+        let visa = try #require(byCard["FPANID-SAMPLE-VISA-4242"] ?? nil)
+        #expect(visa.status == .verified && visa.decrypted, "\(visa.problems)")
+        #expect(visa.payload?.primaryAccountNumber == "•••• 4242")
+        #expect(visa.payload?.nonceMatches == true && visa.payload?.nonceSignatureMatches == true)
+        #expect((byCard["FPANID-SAMPLE-AMEX-1005"] ?? nil)?.status == .shapeOnly)
+        let encoded = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        for number in ["4242424242424242", "5454545454545454"] { #expect(!encoded.contains(number)) }
+        // The PKI the chain came from is the device's, kept in its state directory.
+        #expect(FileManager.default.fileExists(atPath: fixture.device.state.provisioningURL.path))
+    }
+
     @Test("after the iPhone, the watch gets its own passes and then nothing is left to add")
     func watchAfterIPhone() async throws {
         let fixture = try Self.fixture()

@@ -145,6 +145,28 @@ struct CommandsThroughDaemonTests {
         _ = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
     }
 
+    /// `call APPEX generateAddPaymentPassRequest` through the daemon gets a chain from the
+    /// daemon's device and reports the payload's verification, as in process.
+    @Test func aProvisioningCallThroughTheDaemonIsVerifiedAsInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
+        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        let params = #"{"identifier":"HELPER-0001","configuration":{"encryptionScheme":"ECC_V2","cardholderName":"Test Helper","#
+            + #""primaryAccountSuffix":"0001","style":"payment","cardDetails":[],"productIdentifiers":[],"#
+            + #""requiresFelicaSecureElement":false}}"#
+        let arguments = ["call", appex, "generateAddPaymentPassRequest", "--params", params, "--state", daemon.state.path]
+        let through = try WalletHostCommand.run(arguments + ["--json"])
+        let local = try WalletHostCommand.run(arguments + ["--json", "--no-daemon"])
+        for run in [through, local] {
+            #expect(run.status == 0, "\(run.standardError)")
+            let verification = try #require(try run.json()["verification"] as? [String: Any], "\(run.standardOutput)")
+            #expect(verification["status"] as? String == "verified", "\(verification)")
+        }
+        let human = try WalletHostCommand.run(arguments)
+        #expect(human.standardOutput.contains("\npayload: "), "\(human.standardOutput)")
+        #expect(!human.standardOutput.contains("4111111111080001"), "the card number is never printed")
+    }
+
     @Test func psListsTheDaemonsExtensionsAndSaysSoWhenNoDaemonServes() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()

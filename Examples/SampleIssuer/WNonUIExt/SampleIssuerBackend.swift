@@ -1,38 +1,50 @@
+import ExampleIssuerBackend
 import PassKit
 
-/// Stands in for the issuer's server, which would encrypt the card for the leaf
-/// certificate's public key. The bytes here are fake but well formed and deterministic:
-/// the same card, nonce and certificate give the same request.
+/// Stands in for the issuer's server, which knows each card's number and encrypts it for the
+/// leaf certificate Wallet sent. `ECC_V2` cards are encrypted for real (ECDH P-256, the
+/// single-step KDF, AES-256-GCM; ``ECCV2Encryption``), so the host decrypts them and checks the
+/// number, expiration, name, nonce and signature. `RSA_V2`'s scheme is not public: its bytes
+/// are made up, well formed and deterministic, and the host checks their shape only.
 enum SampleIssuerBackend {
+    /// The card numbers the issuer's server holds, by account: test numbers that pass the Luhn
+    /// check. Never in the App Group: the app and the extensions only know the last four digits.
+    static let primaryAccountNumbers = [
+        "FPANID-SAMPLE-VISA-4242": "4242424242424242",
+        "FPANID-SAMPLE-MC-5454": "5454545454545454",
+        "FPANID-SAMPLE-AMEX-1005": "371449635301005",
+    ]
+
     /// The add request for `credential`: activation data, encrypted pass data, and the
-    /// scheme's key material (ECC_V2: a 65-byte uncompressed point starting 0x04;
-    /// RSA_V2: a 256-byte wrapped AES key, as for a 2048-bit RSA key).
+    /// scheme's key material (ECC_V2: the ephemeral public key, 65 bytes uncompressed;
+    /// RSA_V2: a 256-byte wrapped AES key, as for a 2048-bit RSA key). Nil when the card
+    /// cannot be encrypted (no number on file, a leaf that is not P-256).
     static func addPaymentPassRequest(for credential: ProvisioningCredential, certificateChain: [Data],
-                                      nonce: Data, nonceSignature: Data) -> PKAddPaymentPassRequest {
+                                      nonce: Data, nonceSignature: Data) -> PKAddPaymentPassRequest? {
         let seed = Data(credential.primaryAccountIdentifier.utf8) + nonce + (certificateChain.first ?? Data())
         var keystream = Keystream(seed: seed)
-
-        // The JSON Wallet's servers expect inside encryptedPassData (In-App Provisioning
-        // configuration 2, FPAN ID), "encrypted" here by XOR with the keystream.
-        let cardData = """
-            {"primaryAccountIdentifier":"\(credential.primaryAccountIdentifier)",\
-            "expiration":"\(credential.expiration)","name":"\(credential.cardholderName)",\
-            "nonce":"\(hex(nonce))","nonceSignature":"\(hex(nonceSignature))"}
-            """
         let request = PKAddPaymentPassRequest()
-        request.encryptedPassData = Data(Data(cardData.utf8).map { $0 ^ keystream.nextByte() })
         request.activationData = keystream.bytes(32)
         if credential.encryptionScheme == PKEncryptionScheme.RSA_V2.rawValue {
+            request.encryptedPassData = keystream.bytes(160)
             request.wrappedKey = keystream.bytes(256)
-        } else {
-            request.ephemeralPublicKey = Data([0x04]) + keystream.bytes(64)
+            return request
+        }
+        guard let number = primaryAccountNumbers[credential.primaryAccountIdentifier], let leaf = certificateChain.first else {
+            log.error("no card number or no leaf certificate for \(credential.primaryAccountIdentifier, privacy: .public)")
+            return nil
+        }
+        let payload = ECCV2Encryption.Payload(primaryAccountNumber: number, expiration: credential.expiration,
+                                              name: credential.cardholderName, nonce: nonce, nonceSignature: nonceSignature)
+        do {
+            let sealed = try ECCV2Encryption.seal(payload, leafCertificate: leaf)
+            request.encryptedPassData = sealed.encryptedPassData
+            request.ephemeralPublicKey = sealed.ephemeralPublicKey
+        } catch {
+            log.error("cannot encrypt \(credential.primaryAccountIdentifier, privacy: .public): \(error, privacy: .public)")
+            return nil
         }
         return request
-    }
-
-    private static func hex(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(data.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 }
 

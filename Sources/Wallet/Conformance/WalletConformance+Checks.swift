@@ -59,7 +59,7 @@ extension WalletConformance {
     /// The request of the shape check, validated as Wallet does (``AddPaymentPassRequestValidator``).
     static let requestValid = ConformanceCheckDefinition(
         id: "request-valid",
-        title: "The add-payment-pass request passes Wallet's checks (pass data, activation data, the scheme's key)"
+        title: "The add-payment-pass request passes Wallet's checks (pass data, activation data, the scheme's key; ECC_V2 decrypts and its payload checks out)"
     ) { context in
         let method = WireMethod.generateAddPaymentPassRequest
         guard context.implements(method) else {
@@ -86,7 +86,17 @@ extension WalletConformance {
         let key = scheme == "RSA_V2" ? "wrappedKey" : "a \(AddPaymentPassRequestValidator.uncompressedPointLength)-byte uncompressed ephemeralPublicKey"
         var evidence = "\(subject), made with a fresh certificate chain, nonce and signature, has encryptedPassData, "
             + "activationData and \(key)"
-        if let warning = findings.first { evidence += "; warning: \(warning.field): \(warning.problem)" }
+        var warnings = findings
+        if let request, let pki = try? DevicePKI.processWide() {
+            // ECC_V2: the payload decrypted and checked as add-card does (docs/PROVISIONING.md).
+            let verification = PassDataVerifier.verify(request, params: params, pki: pki)
+            if let error = verification.findings.first(where: \.isError) {
+                return .failed("\(subject): \(verification.summary); \(error.field): \(error.problem)")
+            }
+            evidence += "; payload \(verification.summary)"
+            warnings += verification.findings
+        }
+        if let warning = warnings.first { evidence += "; warning: \(warning.field): \(warning.problem)" }
         return .passed(evidence)
     }
 

@@ -33,7 +33,8 @@ extension WalletConformance {
         parameters: { context in
             for method in [WireMethods.passEntries, WireMethods.remotePassEntries] {
                 guard let entry = try? context.result(of: method.name)?.value(as: method).entries.first,
-                      let params = try? JSONValue(encoding: ProvisioningMaterial().requestParams(for: entry)) else { continue }
+                      let material = try? ProvisioningMaterial(forProcessWidePKI: entry),
+                      let params = try? JSONValue(encoding: material.requestParams(for: entry)) else { continue }
                 return .ready(params)
             }
             return .unavailable("there is no pass entry to make a request for: neither passEntries nor remotePassEntries "

@@ -1,4 +1,5 @@
 import Foundation
+import Wallet
 import WalletHostRuntime
 import WalletWire
 
@@ -40,17 +41,18 @@ public enum CallReport {
     }
 
     /// - Parameter sandboxed: whether the process ran in the sandbox (nil: none was launched).
+    /// - Parameter verification: for `generateAddPaymentPassRequest`, what the host made of the payload.
     public static func json(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
-                     sandboxed: Bool? = nil) -> String {
+                            sandboxed: Bool? = nil, verification: PassDataVerification? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let report = object(outcome, deadline: deadline, lateNote: lateNote, sandboxed: sandboxed)
+        let report = object(outcome, deadline: deadline, lateNote: lateNote, sandboxed: sandboxed, verification: verification)
         return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
     }
 
     /// What `--json` prints, as a value the daemon encodes into its answer.
     public static func object(_ outcome: CallOutcome<any Encodable & Sendable>, deadline: Duration?, lateNote: String?,
-                       sandboxed: Bool? = nil) -> some Encodable & Sendable {
+                              sandboxed: Bool? = nil, verification: PassDataVerification? = nil) -> some Encodable & Sendable {
         var object: [String: JSONValue] = [
             "method": .string(outcome.method),
             "callMs": .double(rounded(outcome.callMilliseconds)),
@@ -62,6 +64,7 @@ public enum CallReport {
             "sandboxed": sandboxed.map { .bool($0) } ?? .null,
         ]
         if let deadline { object["deadlineMs"] = .double(rounded(deadline.milliseconds)) }
+        if let verification, let value = try? JSONValue(encoding: verification) { object["verification"] = value }
         var result: (any Encodable & Sendable)?
         switch outcome.result {
         case .success(let value):

@@ -1,4 +1,5 @@
 import Foundation
+import Wallet
 import WalletHostRuntime
 import WalletWire
 
@@ -42,7 +43,9 @@ enum ExtensionCallMethod {
             let appex = URL(fileURLWithPath: params.appex)
             let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
-            if let runner = pool.knownRunner(forAppex: appex),
+            // A provisioning request needs the device's PKI (files, and keys made on first use):
+            // never on the loop's thread.
+            if params.method != WireMethod.generateAddPaymentPassRequest, let runner = pool.knownRunner(forAppex: appex),
                MethodResultShape.callWarm(runner, method: params.method, params: methodParams, deadline: deadline, completion: { outcome in
                    if Self.waitsForLateAnswer(outcome) {
                        Task { reply(.success(await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from))) }
@@ -55,8 +58,12 @@ enum ExtensionCallMethod {
             Task {
                 reply(await DaemonAnswer {
                     let runner = try await pool.runner(forAppex: appex)
-                    let outcome = await MethodResultShape.call(runner, method: params.method, params: methodParams, deadline: deadline)
-                    return await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from)
+                    let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
+                        ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
+                    let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,
+                                                               deadline: deadline)
+                    return await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from,
+                                        verification: provisioning?.verify(outcome))
                 })
             }
         }
@@ -81,7 +88,8 @@ enum ExtensionCallMethod {
     /// The answer, after waiting (from event `from` on, the call's first) for how a call that
     /// missed its deadline ended.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
-                               deadline: Duration?, hub: EventHub, from: Int) async -> any Encodable & Sendable {
+                               deadline: Duration?, hub: EventHub, from: Int,
+                               verification: PassDataVerification? = nil) async -> any Encodable & Sendable {
         var lateNote: String?
         if waitsForLateAnswer(outcome), let pid = outcome.pid {
             // The hang verdict comes at the end of the grace: wait a little past it.
@@ -90,11 +98,13 @@ enum ExtensionCallMethod {
             }
             lateNote = CallReport.lateNote(event)
         }
-        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote)
+        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote, verification: verification)
     }
 
+    /// - Parameter verification: for `generateAddPaymentPassRequest`, what the host made of the payload.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
-                               deadline: Duration?, lateNote: String?) -> any Encodable & Sendable {
+                               deadline: Duration?, lateNote: String?,
+                               verification: PassDataVerification? = nil) -> any Encodable & Sendable {
         let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
         let succeeded: Bool
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
@@ -102,9 +112,11 @@ enum ExtensionCallMethod {
         if params.transcript == true {
             transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
                                           lateNote: lateNote)
+            if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
         }
-        return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed),
+        return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
+                                                verification: verification),
                       transcript: transcript, succeeded: succeeded)
     }
 }
