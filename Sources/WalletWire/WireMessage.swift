@@ -88,7 +88,33 @@ public struct WireCodec: Sendable {
 
     /// A request line (newline-terminated).
     public func request(id: RequestID, method: String, params: some Encodable) throws -> Data {
-        try line(OutgoingRequest(id: id, method: method, params: params))
+        if Self.isEmptyObject(params), let line = Self.plainRequest(id: id, method: method) { return line }
+        return try line(OutgoingRequest(id: id, method: method, params: params))
+    }
+
+    /// Params that encode as `{}`: most of a warm host's requests (`status`, `passEntries`).
+    private static func isEmptyObject(_ params: some Encodable) -> Bool {
+        if params is NoParams { return true }
+        if let value = params as? JSONValue, case .object(let members) = value { return members.isEmpty }
+        return false
+    }
+
+    /// The bytes the encoder writes for a request with `{}` params, written by hand; nil when the
+    /// id or the method would need escaping.
+    private static func plainRequest(id: RequestID, method: String) -> Data? {
+        func plain(_ text: String) -> Bool {
+            text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }
+        guard plain(method) else { return nil }
+        let idText: String
+        switch id {
+        case .number(let number): idText = String(number)
+        case .string(let string):
+            guard plain(string) else { return nil }
+            idText = "\"" + string + "\""
+        case .decimal: return nil
+        }
+        return Data("{\"id\":\(idText),\"jsonrpc\":\"2.0\",\"method\":\"\(method)\",\"params\":{}}\n".utf8)
     }
 
     /// A notification line (newline-terminated).

@@ -215,6 +215,26 @@ struct WireCodecTests {
         #expect(decodingError(json)?.code == RPCErrorCode.invalidRequest)
     }
 
+    @Test("a request with empty params is the encoder's bytes", arguments: [
+        RequestID.number(7), .number(-3), .string("h1"), .string("a \"quoted\" id"), .decimal(Decimal(string: "1.5")!),
+    ])
+    func emptyParamsRequest(id: RequestID) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        struct Reference: Encodable {
+            var id: RequestID
+            var jsonrpc = "2.0"
+            var method: String
+            var params: [String: String] = [:]
+        }
+        for method in ["status", "passLibrary/passes", "say \"hi\""] {
+            var expected = try encoder.encode(Reference(id: id, method: method))
+            expected.append(0x0A)
+            #expect(try WireCodec().request(id: id, method: method, params: NoParams()) == expected)
+            #expect(try WireCodec().request(id: id, method: method, params: JSONValue.object([:])) == expected)
+        }
+    }
+
     @Test("a number id that is not an Int goes back as it came", arguments: [
         "123456789012345678901234567890", "-9223372036854775809", "1.5",
     ])

@@ -47,6 +47,7 @@ public final class EventHub: HostEventSink {
 
     /// The method of the notification that carries an event.
     public static let notificationMethod = "events.event"
+    /// Recent events kept for handlers to wait on: at least this many, at most twice as many.
     private static let recentCapacity = 512
     private let state = Mutex(State())
     private let log: EventLogFile?
@@ -64,9 +65,11 @@ public final class EventHub: HostEventSink {
             let crashed = state.table.apply(event)
             let sequence = state.firstSequence + state.recent.count
             state.recent.append(event)
-            if state.recent.count > Self.recentCapacity {
-                state.recent.removeFirst(state.recent.count - Self.recentCapacity)
-                state.firstSequence += 1
+            // Between one and two capacities kept: dropping one event at a time would move all
+            // the others on every event.
+            if state.recent.count >= 2 * Self.recentCapacity {
+                state.recent.removeFirst(Self.recentCapacity)
+                state.firstSequence += Self.recentCapacity
             }
             let woken = state.waiters.take { $0.sequence <= sequence && $0.matches(event) }
             return (crashed, state.subscriptions.values.filter { $0.wants(event) }, woken)
