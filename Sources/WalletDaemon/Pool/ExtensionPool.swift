@@ -89,6 +89,13 @@ public actor ExtensionPool {
         return entry.runner
     }
 
+    /// The runner the pool has for a loaded extension bundle, read without entering the actor:
+    /// when it was made for this very bundle (the reload that loaded it replaces a rebuilt one).
+    public nonisolated func knownRunner(for bundle: ExtensionBundle) -> ExtensionRunner? {
+        guard let entry = published.withLock({ $0[bundle.url.standardizedFileURL.path] }), entry.bundle == bundle else { return nil }
+        return entry.runner
+    }
+
     /// The runner for a loaded extension bundle: the warm one, or a new one. (Reloads replace
     /// the runners of rebuilt bundles in the apps directory, so no file is looked at here.)
     /// - Throws: ``StateError`` when its App Group containers cannot be created.

@@ -153,6 +153,21 @@ public actor ExtensionRunner {
         return true
     }
 
+    /// ``call(_:params:resultType:)`` (the configured deadline), sent from this thread without
+    /// entering the actor when the process is warm (``callWarm(_:params:resultType:deadline:completion:)``);
+    /// otherwise through the actor, which launches one. For many calls at once (a discovery).
+    public nonisolated func callPreferringWarm<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, resultType: Result.Type
+    ) async -> CallOutcome<Result> {
+        let warm = await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome<Result>?, Never>) in
+            if !callWarm(method, params: params, resultType: resultType, completion: { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: nil)
+            }
+        }
+        if let warm { return warm }
+        return await call(method, params: params, resultType: resultType)
+    }
+
     private nonisolated func callStarted() {
         activity.withLock { $0.inFlight += 1 }
     }
