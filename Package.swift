@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
-let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "ImageIO", "os", "OSLog", "WatchConnectivity", "LocalAuthentication",
+                            "Security", "Combine"]
 
 /// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
 /// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
@@ -65,12 +66,17 @@ let package = Package(
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
         .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
-        .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
+        // The Clang module `os` with a `log` submodule, so that `import os.log` finds Sources/os as its overlay.
+        .systemLibrary(name: "OSLogModuleMap"),
+        .target(name: "os", dependencies: ["OSLogModuleMap", "WalletExtensionRuntime"]),
+        .target(name: "OSLog", dependencies: ["os"]),
+        .target(name: "Combine"),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "Security", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "Security", dependencies: ["CoreGraphics", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
                 dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),

@@ -2,7 +2,7 @@ import Foundation
 
 /// A view (`UIView`). Nothing is drawn; views exist so that controller code that builds a
 /// hierarchy compiles and keeps its structure.
-@MainActor
+@preconcurrency @MainActor
 open class UIView: UIResponder {
     /// The view's frame in its superview.
     open var frame: CGRect
@@ -47,27 +47,3 @@ open class UIView: UIResponder {
     }
 }
 
-/// A color (`UIColor`), kept as RGBA components.
-public final class UIColor: NSObject, Sendable {
-    /// Red, green, blue and alpha, each 0...1.
-    public let red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
-
-    /// A color from RGBA components, each 0...1.
-    public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
-
-    /// A gray from white 0 (black) to 1 (white).
-    public convenience init(white: CGFloat, alpha: CGFloat) {
-        self.init(red: white, green: white, blue: white, alpha: alpha)
-    }
-
-    public static let black = UIColor(white: 0, alpha: 1)
-    public static let white = UIColor(white: 1, alpha: 1)
-    public static let clear = UIColor(white: 0, alpha: 0)
-    public static let systemBackground = UIColor(white: 1, alpha: 1)
-    public static let label = UIColor(white: 0, alpha: 1)
-}

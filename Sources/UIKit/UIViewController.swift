@@ -1,9 +1,5 @@
-@_exported import CoreGraphics
-@_exported import CoreImage
-@_exported import Foundation
-
 /// The base of objects that take part in the user interface (`UIResponder`).
-@MainActor
+@preconcurrency @MainActor
 open class UIResponder: NSObject {}
 
 /// A view controller (`UIViewController`), the base of a UI extension's principal class.
@@ -14,7 +10,7 @@ open class UIResponder: NSObject {}
 /// UIKit's order when Wallet presents the controller: ``loadView()``, ``viewDidLoad()``,
 /// ``viewWillAppear(_:)``, ``viewDidAppear(_:)``, and on dismissal ``viewWillDisappear(_:)``
 /// and ``viewDidDisappear(_:)``.
-@MainActor
+@preconcurrency @MainActor
 open class UIViewController: UIResponder {
     private enum Appearance { case notShown, shown, dismissed }
 
