@@ -10,7 +10,7 @@ public protocol PKAddPaymentPassViewControllerDelegate: AnyObject {
                                       nonceSignature: Data,
                                       completionHandler handler: @escaping (PKAddPaymentPassRequest) -> Void)
     /// The sheet finished, with the added pass or an error.
-    func addPaymentPassViewController(_ controller: PKAddPaymentPassViewController, didFinishAdding pass: PKPaymentPass?,
+    func addPaymentPassViewController(_ controller: PKAddPaymentPassViewController, didFinishAdding pass: PKSecureElementPass?,
                                       error: (any Error)?)
 }
 

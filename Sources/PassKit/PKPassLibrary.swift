@@ -56,7 +56,7 @@ open class PKPassLibrary: NSObject {
     /// The payment passes on the paired Apple Watch: the pre-iOS 13.4 name of
     /// ``remoteSecureElementPasses``.
     @available(iOS, deprecated: 13.4, renamed: "remoteSecureElementPasses")
-    open func remotePaymentPasses() -> [PKPaymentPass] {
+    open func remotePaymentPasses() -> [PKSecureElementPass] {
         remoteSecureElementPasses
     }
 
