@@ -135,8 +135,30 @@ public final class CGContext {
         CGImage(width: width, height: height, rgbaPixels: pixels)
     }
 
+    /// Fills `rect` with one color; opaque colors are written without blending (card art is
+    /// 1.5 million pixels).
     private func paint(_ rect: CGRect, color: [CGFloat]) {
-        forEachPixel(in: pixelRect(rect)) { _, _ in color }
+        guard min(max(color[3] * state.alpha, 0), 1) == 1 else {
+            forEachPixel(in: pixelRect(rect)) { _, _ in color }
+            return
+        }
+        let box = pixelRect(rect)
+        let minX = max(0, Int(box.minX.rounded())), maxX = min(width, Int(box.maxX.rounded()))
+        let minY = max(0, Int(box.minY.rounded())), maxY = min(height, Int(box.maxY.rounded()))
+        guard minX < maxX, minY < maxY else { return }
+        let bytes = color.prefix(3).map { UInt8((min(max($0, 0), 1) * 255).rounded()) } + [255]
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in minY..<maxY {
+                var offset = (y * width + minX) * 4
+                for _ in minX..<maxX {
+                    buffer[offset] = bytes[0]
+                    buffer[offset + 1] = bytes[1]
+                    buffer[offset + 2] = bytes[2]
+                    buffer[offset + 3] = 255
+                    offset += 4
+                }
+            }
+        }
     }
 
     /// `rect` in pixels, y counted from the top row.

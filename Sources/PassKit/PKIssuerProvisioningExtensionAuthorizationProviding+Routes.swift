@@ -21,7 +21,7 @@ package enum AuthorizationRoutes {
         }]
     }
 
-    /// Sets the completion handler and runs the appearance sequence. The responder keeps the
+    /// Sets the completion handler, runs the appearance sequence and shows the screen. The responder keeps the
     /// controller alive, as a presenter would, until the call completes.
     @MainActor
     private static func present<Controller: UIViewController & PKIssuerProvisioningExtensionAuthorizationProviding>(
@@ -35,6 +35,7 @@ package enum AuthorizationRoutes {
             let presented = UncheckedSendable(controller)
             let dismiss: @Sendable () -> Void = {
                 MainActor.assumeIsolated {
+                    ScreenSession.end(showing: presented.value)
                     presented.value.endAppearance()
                     // The handler holds the controller; drop it so that the two can go.
                     presented.value.completionHandler = nil
@@ -43,5 +44,7 @@ package enum AuthorizationRoutes {
             if Thread.isMainThread { dismiss() } else { DispatchQueue.main.async(execute: dismiss) }
         }
         controller.beginAppearance()
+        // The screen is the form: what the controller shows goes to the user agent.
+        ScreenSession.begin(showing: controller)
     }
 }

@@ -145,14 +145,3 @@ open class UIAlertAction: NSObject {
         super.init()
     }
 }
-
-/// A text field (`UITextField`); in an alert, the user agent fills ``text``.
-@preconcurrency @MainActor
-open class UITextField: UIView {
-    /// The text, set from the user's answer once the alert is answered.
-    open var text: String?
-    /// The placeholder, shown as the field's label.
-    open var placeholder: String?
-    /// True for passwords: the user agent does not echo the value.
-    open var isSecureTextEntry = false
-}
