@@ -4,7 +4,7 @@ import PackageDescription
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
 let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "ImageIO", "os", "OSLog", "WatchConnectivity", "LocalAuthentication",
-                            "Security", "Combine"]
+                            "Security", "Combine", "SwiftUI"]
 
 /// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
 /// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
@@ -20,6 +20,19 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn"], path: "Examples/TestHelperExt"),
     // Writes the README's MyIssuer.ipa, a device build with one broken entitlement (scripts/example-ipa).
     .executableTarget(name: "MakeExampleIPA", dependencies: ["DeviceBuildFixtures"], path: "Examples/MakeExampleIPA"),
+]
+
+/// iOS-style extensions for each pattern (issue 19), run through add-card by IntegrationTests/IssuerPatternTests:
+/// a networked non-UI extension whose files import only Foundation for URLSession (hence the flag docs/SDK.md
+/// gives issuers) and a UIKit login screen, both in Swift 5 mode as issuers write them, and a SwiftUI login.
+let seeNetworking = SwiftSetting.unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "FoundationNetworking"])
+let patternExtensions: [Target] = [
+    .executableTarget(name: "PatternNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternNonUIExt",
+                      swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
+    .executableTarget(name: "PatternUIKitExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternUIKitExt",
+                      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .executableTarget(name: "PatternSwiftUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternSwiftUIExt",
+                      swiftSettings: [seeNetworking]),
 ]
 
 /// An issuer's non-UI extension written exactly as for iOS (the Wallet Extensions guide's
@@ -77,6 +90,7 @@ let package = Package(
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "Security", dependencies: ["CoreGraphics", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "SwiftUI", dependencies: ["UIKit", "Combine"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         .target(name: "WalletExtensionKit",
                 dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),
@@ -128,5 +142,5 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                              "WalletWire", "WalletTestSupport", "WalletHostTestSupport"],
                     exclude: ["Fixtures"]),
-    ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
+    ] + exampleExecutables + patternExtensions + guideIssuerTargets + benchmarkExecutables
 )

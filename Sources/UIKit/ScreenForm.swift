@@ -10,10 +10,13 @@ import WalletWire
 ///   lower case without spaces (`"User name"` -> `username`), else `fieldN`; secure or not;
 /// - each switch is a yes/no field, named by its `accessibilityIdentifier`, else its label
 ///   (`accessibilityLabel`, `title`, else the text of the label just before it) the same way;
-/// - each enabled button is an action, by its title; then the navigation bar's buttons.
+/// - each enabled button is an action, by its title; then the navigation bar's buttons. A
+///   disabled button is offered too when the screen has fields, since filling them is what
+///   enables a login button; if it is still disabled once the answer's values are in, the tap
+///   does nothing, as on a device, and the screen is sent again.
 ///
 /// A screen is busy while an activity indicator in it animates, and there is nothing to ask
-/// while it has no action: neither is sent.
+/// while it has neither an enabled button nor a field: neither is sent.
 @MainActor
 struct ScreenForm {
     private(set) var title = ""
@@ -24,7 +27,8 @@ struct ScreenForm {
     /// The controls behind each field and action, by name and title.
     private(set) var textFields: [String: UITextField] = [:]
     private(set) var switches: [String: UISwitch] = [:]
-    private(set) var buttons: [String: @MainActor () -> Void] = [:]
+    private(set) var buttons: [String: (isEnabled: Bool, tap: @MainActor () -> Void)] = [:]
+    private var disabledButtons: [(title: String, tap: @MainActor () -> Void)] = []
     private var lastLabelText: String?
     private var usedNames: [String: Int] = [:]
 
@@ -36,12 +40,15 @@ struct ScreenForm {
         for item in [shown.navigationItem.leftBarButtonItem, shown.navigationItem.rightBarButtonItem].compactMap({ $0 })
         where item.isEnabled {
             guard let action = item.primaryAction else { continue }
-            addAction(titled: item.title ?? action.title) { action.perform(sender: item) }
+            addAction(titled: item.title ?? action.title, isEnabled: true) { action.perform(sender: item) }
+        }
+        if !fields.isEmpty {
+            for button in disabledButtons { addAction(titled: button.title, isEnabled: false, button.tap) }
         }
     }
 
-    /// Ready to send: not busy and something to do.
-    var isReady: Bool { !isBusy && !actions.isEmpty }
+    /// Ready to send: not busy, and an enabled button or a field to answer.
+    var isReady: Bool { !isBusy && !actions.isEmpty && (!fields.isEmpty || buttons.values.contains { $0.isEnabled }) }
 
     /// The `ui.prompt` parameters.
     var prompt: UIPromptParams {
@@ -75,9 +82,11 @@ struct ScreenForm {
             fields.append(UIPromptParams.Field(name: name, label: "\(label ?? name) (yes/no)", secure: false))
             switches[name] = toggle
         case let button as UIButton:
+            let title = button.currentTitle ?? button.accessibilityLabel ?? "Button \(actions.count + 1)"
             if button.isEnabled && button.isUserInteractionEnabled {
-                let title = button.currentTitle ?? button.accessibilityLabel ?? "Button \(actions.count + 1)"
-                addAction(titled: title) { button.tap() }
+                addAction(titled: title, isEnabled: true) { button.tap() }
+            } else {
+                disabledButtons.append((title, { button.tap() }))
             }
         case let spinner as UIActivityIndicatorView:
             if spinner.isAnimating { isBusy = true }
@@ -88,7 +97,7 @@ struct ScreenForm {
         for subview in view.subviews { read(subview) }
     }
 
-    private mutating func addAction(titled title: String, _ tap: @escaping @MainActor () -> Void) {
+    private mutating func addAction(titled title: String, isEnabled: Bool, _ tap: @escaping @MainActor () -> Void) {
         var unique = title
         var number = 1
         while buttons[unique] != nil {
@@ -96,7 +105,7 @@ struct ScreenForm {
             unique = "\(title) (\(number))"
         }
         actions.append(unique)
-        buttons[unique] = tap
+        buttons[unique] = (isEnabled, tap)
     }
 
     /// The field name for `identifier`, else `label` in lower case with letters and digits only,
@@ -108,22 +117,31 @@ struct ScreenForm {
         return usedNames[base]! == 1 ? base : "\(base)\(usedNames[base]!)"
     }
 
-    /// Fills the fields and switches from `answer`, as the user would, then taps the chosen
-    /// action. Returns false when the answer names no action of this form.
-    func apply(_ answer: UIPromptResult) -> Bool {
+    /// Fills the fields and switches from `answer`, as the user would.
+    func fill(from answer: UIPromptResult) {
         for (name, field) in textFields {
             if let value = answer.values[name] { field.typeAnswer(value) }
         }
         for (name, toggle) in switches {
-            guard let value = answer.values[name] else { continue }
+            // No value (a script that leaves the switch out gets "") leaves the switch as it is.
+            guard let value = answer.values[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let on = ["yes", "y", "true", "on", "1"].contains(value.lowercased().trimmingCharacters(in: .whitespaces))
             if toggle.isOn != on {
                 toggle.isOn = on
                 toggle.sendActions(for: .valueChanged)
             }
         }
-        guard let tap = buttons[answer.action] else { return false }
-        tap()
-        return true
+    }
+
+    /// Taps the action titled `title` if it is enabled; says why not otherwise.
+    func tap(_ title: String) -> String? {
+        guard let button = buttons[title] else {
+            return "the user agent chose \"\(title)\", which is not a button of \"\(self.title)\"; asking again"
+        }
+        guard button.isEnabled else {
+            return "\"\(title)\" is still disabled once the answer's values are in; the tap does nothing, as on a device"
+        }
+        button.tap()
+        return nil
     }
 }

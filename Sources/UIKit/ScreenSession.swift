@@ -84,15 +84,19 @@ package final class ScreenSession {
         guard !ended else { return }
         switch answer {
         case .success(let response):
-            if !form.apply(response) {
-                print("UIKit: the user agent chose \"\(response.action)\", which is not a button of \"\(form.prompt.title)\"; asking again")
-            }
+            // Fill the fields, let the code react (a button enabled, a SwiftUI view rendered
+            // again), then tap the chosen button as the screen is now.
+            form.fill(from: response)
+            var shown = root
+            while let presented = shown.presentedViewController { shown = presented }
+            shown.updateBeforeTap()
+            if let problem = ScreenForm(controller: shown).tap(response.action) { print("UIKit: \(problem)") }
             scheduleLook()
         case .failure(let error):
             print("UIKit: screen \"\(form.prompt.title)\" could not be shown (\(error))"
                   + (form.prompt.actions.contains("Cancel") ? "; tapping Cancel" : "; nothing more is asked"))
             if form.prompt.actions.contains("Cancel") {
-                _ = form.apply(UIPromptResult(action: "Cancel", values: [:]))
+                _ = form.tap("Cancel")
             } else {
                 ended = true
             }

@@ -97,6 +97,12 @@ open class UIViewController: UIResponder {
         ScreenSession.noteChange()
     }
 
+    /// Brings the view up to date before the user agent's tap lands: UIKit views already are;
+    /// a SwiftUI hosting controller renders its pending state changes.
+    @_spi(WalletHost) open func updateBeforeTap() {
+        for child in children { child.updateBeforeTap() }
+    }
+
     /// Called before the controller is added to or removed from a parent.
     open func willMove(toParent parent: UIViewController?) {}
     /// Called after the controller was added to or removed from a parent.
