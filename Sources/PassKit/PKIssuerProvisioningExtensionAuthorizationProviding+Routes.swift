@@ -28,7 +28,10 @@ package enum AuthorizationRoutes {
         _ controller: Controller, completing complete: CallRoute.Completion<AuthorizeResult>
     ) {
         complete.responder.keepAlive(controller)
+        let screenEnd = ScreenSessionEnd()
         controller.completionHandler = { result in
+            // No screen is sent once the result is in, whichever thread this runs on.
+            screenEnd.end()
             // The single-shot responder drops a second result; the controller disappears once,
             // on the main thread, whichever thread called.
             complete(AuthorizeResult(result: result.wireValue))
@@ -45,6 +48,6 @@ package enum AuthorizationRoutes {
         }
         controller.beginAppearance()
         // The screen is the form: what the controller shows goes to the user agent.
-        ScreenSession.begin(showing: controller)
+        ScreenSession.begin(showing: controller, until: screenEnd)
     }
 }

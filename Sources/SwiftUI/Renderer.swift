@@ -114,7 +114,10 @@ final class HostingState {
     private static func changeNotifier(for host: HostingState) -> @Sendable () -> Void {
         let weakHost = WeakHost(host)
         return {
-            if Thread.isMainThread {
+            // The main queue, not the main thread: on Linux dispatchMain() serves the main queue
+            // from a worker thread. A change made there must be pending at once, so that the
+            // user agent's tap sees the render it causes.
+            if MainQueue.isCurrent {
                 MainActor.assumeIsolated { weakHost.host?.invalidate() }
             } else {
                 DispatchQueue.main.async { MainActor.assumeIsolated { weakHost.host?.invalidate() } }
@@ -128,4 +131,18 @@ private final class WeakHost: @unchecked Sendable {
     // @unchecked: the reference is only followed on the main thread.
     weak var host: HostingState?
     init(_ host: HostingState) { self.host = host }
+}
+
+/// Whether code runs on the main queue (whatever thread serves it).
+enum MainQueue {
+    nonisolated(unsafe) private static let key = DispatchSpecificKey<Bool>()
+    private static let marked: Bool = {
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return true
+    }()
+
+    static var isCurrent: Bool {
+        _ = marked
+        return DispatchQueue.getSpecific(key: key) == true
+    }
 }

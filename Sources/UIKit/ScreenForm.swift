@@ -28,22 +28,22 @@ struct ScreenForm {
     private(set) var textFields: [String: UITextField] = [:]
     private(set) var switches: [String: UISwitch] = [:]
     private(set) var buttons: [String: (isEnabled: Bool, tap: @MainActor () -> Void)] = [:]
-    private var disabledButtons: [(title: String, tap: @MainActor () -> Void)] = []
+    private var allButtons: [(title: String, isEnabled: Bool, tap: @MainActor () -> Void)] = []
     private var lastLabelText: String?
     private var usedNames: [String: Int] = [:]
 
     /// The form of `controller`'s screen.
     init(controller: UIViewController) {
         let shown = Self.shownController(controller)
-        title = shown.title ?? shown.navigationItem.title ?? controller.title ?? ""
+        title = Self.title(of: shown) ?? controller.title ?? ""
         if let view = shown.viewIfLoaded { read(view) }
         for item in [shown.navigationItem.leftBarButtonItem, shown.navigationItem.rightBarButtonItem].compactMap({ $0 })
         where item.isEnabled {
             guard let action = item.primaryAction else { continue }
-            addAction(titled: item.title ?? action.title, isEnabled: true) { action.perform(sender: item) }
+            allButtons.append((item.title ?? action.title, true, { action.perform(sender: item) }))
         }
-        if !fields.isEmpty {
-            for button in disabledButtons { addAction(titled: button.title, isEnabled: false, button.tap) }
+        for button in allButtons where button.isEnabled || !fields.isEmpty {
+            addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)
         }
     }
 
@@ -53,6 +53,13 @@ struct ScreenForm {
     /// The `ui.prompt` parameters.
     var prompt: UIPromptParams {
         UIPromptParams(title: title, message: lines.isEmpty ? nil : lines.joined(separator: "\n"), fields: fields, actions: actions)
+    }
+
+    /// The controller's title, its navigation item's, else the first a child controller has
+    /// (a SwiftUI screen's `.navigationTitle` sets its hosting controller's).
+    static func title(of controller: UIViewController) -> String? {
+        if let title = controller.title ?? controller.navigationItem.title, !title.isEmpty { return title }
+        return controller.children.lazy.compactMap { title(of: $0) }.first
     }
 
     /// The controller whose view is on screen: the top of a navigation stack.
@@ -82,12 +89,8 @@ struct ScreenForm {
             fields.append(UIPromptParams.Field(name: name, label: "\(label ?? name) (yes/no)", secure: false))
             switches[name] = toggle
         case let button as UIButton:
-            let title = button.currentTitle ?? button.accessibilityLabel ?? "Button \(actions.count + 1)"
-            if button.isEnabled && button.isUserInteractionEnabled {
-                addAction(titled: title, isEnabled: true) { button.tap() }
-            } else {
-                disabledButtons.append((title, { button.tap() }))
-            }
+            let title = button.currentTitle ?? button.accessibilityLabel ?? "Button \(allButtons.count + 1)"
+            allButtons.append((title, button.isEnabled, { button.tap() }))
         case let spinner as UIActivityIndicatorView:
             if spinner.isAnimating { isBusy = true }
         default:

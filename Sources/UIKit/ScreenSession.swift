@@ -1,7 +1,22 @@
 import Dispatch
 import Foundation
+import Synchronization
 import WalletExtensionRuntime
 import WalletWire
+
+/// Ends a ``ScreenSession`` from any thread: the authorization's completion handler may run on
+/// the main queue off the main thread (dispatchMain on Linux serves it from a worker) or on
+/// another queue, and no screen may be sent once it ran.
+package final class ScreenSessionEnd: Sendable {
+    private let ended = Mutex(false)
+
+    /// A session not ended yet.
+    package init() {}
+
+    /// Marks the session ended.
+    package func end() { ended.withLock { $0 = true } }
+    var isEnded: Bool { ended.withLock { $0 } }
+}
 
 /// Shows the UI extension's screen to the host's user agent while Wallet presents it: once the
 /// view is on screen, and again after each change the code makes in answer to the user, the
@@ -17,20 +32,23 @@ package final class ScreenSession {
     private static var current: ScreenSession?
 
     private let root: UIViewController
+    private let endSignal: ScreenSessionEnd
     private var isAsking = false
     private var lookScheduled = false
     private var ended = false
     /// Forms sent so far (tests read it).
     private(set) var formsSent = 0
 
-    private init(root: UIViewController) {
+    private init(root: UIViewController, endSignal: ScreenSessionEnd) {
         self.root = root
+        self.endSignal = endSignal
     }
 
-    /// Starts showing `root`'s screen (Wallet presented it); ends any previous session.
-    package static func begin(showing root: UIViewController) {
+    /// Starts showing `root`'s screen (Wallet presented it) until `endSignal` ends it; ends any
+    /// previous session.
+    package static func begin(showing root: UIViewController, until endSignal: ScreenSessionEnd) {
         current?.ended = true
-        let session = ScreenSession(root: root)
+        let session = ScreenSession(root: root, endSignal: endSignal)
         current = session
         session.scheduleLook()
     }
@@ -42,13 +60,15 @@ package final class ScreenSession {
         current = nil
     }
 
+    private var isOver: Bool { ended || endSignal.isEnded }
+
     /// Something visible may have changed: look at the screen again soon.
     static func noteChange() {
         current?.scheduleLook()
     }
 
     private func scheduleLook() {
-        guard !lookScheduled, !ended, !isAsking else { return }
+        guard !lookScheduled, !isOver, !isAsking else { return }
         lookScheduled = true
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
@@ -60,7 +80,7 @@ package final class ScreenSession {
 
     /// Sends the screen's form if it is ready and nothing else is asking.
     private func look() {
-        guard !ended, !isAsking else { return }
+        guard !isOver, !isAsking else { return }
         var shown = root
         while let presented = shown.presentedViewController { shown = presented }
         if shown is UIAlertController { return }
@@ -81,7 +101,7 @@ package final class ScreenSession {
 
     private func userAnswered(_ answer: Result<UIPromptResult, HostServiceError>, on form: ScreenForm) {
         isAsking = false
-        guard !ended else { return }
+        guard !isOver else { return }
         switch answer {
         case .success(let response):
             // Fill the fields, let the code react (a button enabled, a SwiftUI view rendered
