@@ -12,8 +12,8 @@ final class PatternNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
 
     override func status(completion: @escaping (PKIssuerProvisioningExtensionStatus) -> Void) {
         let status = PKIssuerProvisioningExtensionStatus()
-        status.requiresAuthentication = true
-        status.passEntriesAvailable = true
+        status.requiresAuthentication = !SessionToken.isStored
+        status.passEntriesAvailable = PKAddPaymentPassViewController.canAddPaymentPass()
         // The deprecated name older issuers still call.
         status.remotePassEntriesAvailable = !PKPassLibrary().remotePaymentPasses().isEmpty
         completion(status)
