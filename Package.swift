@@ -23,14 +23,15 @@ let exampleExecutables: [Target] = [
 ]
 
 /// iOS-style extensions for each pattern (issue 19), run through add-card by IntegrationTests/IssuerPatternTests:
-/// a networked non-UI extension whose files import only Foundation for URLSession (hence the flag docs/SDK.md
-/// gives issuers) and a UIKit login screen, both in Swift 5 mode as issuers write them, and a SwiftUI login.
+/// a networked non-UI extension (a file importing only Foundation uses URLSession) and a UIKit login screen, both
+/// in Swift 5 mode as issuers write them, and a SwiftUI login; all call a backend, so all see FoundationNetworking
+/// through the flag docs/SDK.md gives issuers.
 let seeNetworking = SwiftSetting.unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "FoundationNetworking"])
 let patternExtensions: [Target] = [
     .executableTarget(name: "PatternNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternNonUIExt",
                       swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
     .executableTarget(name: "PatternUIKitExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternUIKitExt",
-                      swiftSettings: [.swiftLanguageMode(.v5)]),
+                      swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
     .executableTarget(name: "PatternSwiftUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternSwiftUIExt",
                       swiftSettings: [seeNetworking]),
 ]

@@ -1,6 +1,3 @@
-// On Apple platforms `import os` brings Foundation with URLSession; off them URLSession lives in
-// FoundationNetworking, re-exported so that a file importing os sees what it did on iOS.
+// On Apple platforms `import os` brings Foundation. URLSession's module, FoundationNetworking,
+// is not re-exported: see Sources/PassKit/Exports.swift.
 @_exported import Foundation
-#if canImport(FoundationNetworking)
-@_exported import FoundationNetworking
-#endif

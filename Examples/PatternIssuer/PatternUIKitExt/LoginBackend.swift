@@ -1,6 +1,6 @@
 import UIKit
 
-/// The backend's password check: POST /login (URLSession, seen through `import UIKit`).
+/// The backend's password check: POST /login (URLSession: the target imports FoundationNetworking into every file).
 enum LoginBackend {
     static func check(username: String, password: String, completion: @escaping (Bool) -> Void) {
         guard let base = (Bundle.main.object(forInfoDictionaryKey: "IssuerBackendURL") as? String).flatMap(URL.init(string:)) else {

@@ -3,7 +3,7 @@ import UIKit
 
 /// A login screen as UI extensions build it: a scroll view holding a stack of labels, text
 /// fields, a switch and buttons laid out with anchors; the password is checked by the backend
-/// (URLSession from a file that imports UIKit) while a spinner turns, and a wrong one shows an
+/// (URLSession) while a spinner turns, and a wrong one shows an
 /// error label. Swift 5 language mode, as this code was written.
 final class LoginViewController: UIViewController, UITextFieldDelegate {
     /// Called with true once the backend accepted the password, false when the user cancels.
