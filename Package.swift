@@ -4,7 +4,9 @@ import PackageDescription
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
 let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "ImageIO", "os", "OSLog", "WatchConnectivity", "LocalAuthentication",
-                            "Security", "Combine", "SwiftUI"]
+                            "Security"]
+/// SwiftUI and the Combine subset it needs: a product of their own, so that only the extensions that use them link them.
+let swiftUIModules = ["SwiftUI", "Combine"]
 
 /// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
 /// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
@@ -32,7 +34,7 @@ let patternExtensions: [Target] = [
                       swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
     .executableTarget(name: "PatternUIKitExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternUIKitExt",
                       swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
-    .executableTarget(name: "PatternSwiftUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternSwiftUIExt",
+    .executableTarget(name: "PatternSwiftUIExt", dependencies: ["WalletExtensionKit", "SwiftUI"], path: "Examples/PatternIssuer/PatternSwiftUIExt",
                       swiftSettings: [seeNetworking]),
 ]
 
@@ -64,6 +66,7 @@ let package = Package(
         // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
         // compatibility module, so that extension code written for iOS imports what it did there.
         .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules + testingOverlayStandIns),
+        .library(name: "SwiftUI", targets: swiftUIModules),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
@@ -93,8 +96,11 @@ let package = Package(
         .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "SwiftUI", dependencies: ["UIKit", "Combine"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
+        // SwiftUI and Combine are not linked into every extension (their type metadata costs
+        // each launch); a UI extension that uses them names the product SwiftUI too.
         .target(name: "WalletExtensionKit",
-                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) }
+                    + ["WalletExtensionRuntime", "WalletWire"]),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
         .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),
@@ -127,7 +133,8 @@ let package = Package(
         // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "SwiftUI", "WalletExtensionRuntime", "WalletWire",
+                                                                   "WalletTestSupport"]),
         .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         // Inspection against Wallet's points and rules (the Wallet module declares them).
         .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",

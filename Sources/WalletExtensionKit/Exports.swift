@@ -1,7 +1,6 @@
 // `import WalletExtensionKit` brings every compatibility module, so that a file importing it
 // sees what the same file sees on iOS with `import PassKit` and `import UIKit`.
 @_exported import CoreGraphics
-@_exported import Combine
 @_exported import CoreImage
 @_exported import Foundation
 @_exported import ImageIO
