@@ -3,7 +3,10 @@ import PackageDescription
 
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
-let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "os", "WatchConnectivity", "LocalAuthentication", "Security"]
+let compatibilityModules = ["PassKit", "UIKit", "CoreGraphics", "CoreImage", "ImageIO", "os", "OSLog", "WatchConnectivity", "LocalAuthentication",
+                            "Security"]
+/// SwiftUI and the Combine subset it needs: a product of their own, so that only the extensions that use them link them.
+let swiftUIModules = ["SwiftUI", "Combine"]
 
 /// Swift Testing's toolchain declares cross-import overlays for Apple's CoreGraphics, CoreImage
 /// and UIKit without shipping them on Linux; a test file importing Testing and one of ours
@@ -21,6 +24,20 @@ let exampleExecutables: [Target] = [
     .executableTarget(name: "TestHelperExt", dependencies: ["WalletExtensionKit", "CWalletSpawn", "ExampleIssuerBackend"], path: "Examples/TestHelperExt"),
     // Writes the README's MyIssuer.ipa, a device build with one broken entitlement (scripts/example-ipa).
     .executableTarget(name: "MakeExampleIPA", dependencies: ["DeviceBuildFixtures"], path: "Examples/MakeExampleIPA"),
+]
+
+/// iOS-style extensions for each pattern (issue 19), run through add-card by IntegrationTests/IssuerPatternTests:
+/// a networked non-UI extension (a file importing only Foundation uses URLSession) and a UIKit login screen, both
+/// in Swift 5 mode as issuers write them, and a SwiftUI login; all call a backend, so all see FoundationNetworking
+/// through the flag docs/SDK.md gives issuers.
+let seeNetworking = SwiftSetting.unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "FoundationNetworking"])
+let patternExtensions: [Target] = [
+    .executableTarget(name: "PatternNonUIExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternNonUIExt",
+                      swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
+    .executableTarget(name: "PatternUIKitExt", dependencies: ["WalletExtensionKit"], path: "Examples/PatternIssuer/PatternUIKitExt",
+                      swiftSettings: [seeNetworking, .swiftLanguageMode(.v5)]),
+    .executableTarget(name: "PatternSwiftUIExt", dependencies: ["WalletExtensionKit", "SwiftUI"], path: "Examples/PatternIssuer/PatternSwiftUIExt",
+                      swiftSettings: [seeNetworking]),
 ]
 
 /// An issuer's non-UI extension written exactly as for iOS (the Wallet Extensions guide's
@@ -51,6 +68,7 @@ let package = Package(
         // The SDK: one product that brings the runtime entry (`WalletExtension.main`) and every
         // compatibility module, so that extension code written for iOS imports what it did there.
         .library(name: "WalletExtensionKit", targets: ["WalletExtensionKit"] + compatibilityModules + testingOverlayStandIns),
+        .library(name: "SwiftUI", targets: swiftUIModules),
         .library(name: "WalletWire", targets: ["WalletWire"]),
     ],
     targets: [
@@ -73,15 +91,24 @@ let package = Package(
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
         .target(name: "CoreGraphics"),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
-        .target(name: "os", dependencies: ["WalletExtensionRuntime"]),
-        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
+        // The Clang module `os` with a `log` submodule, so that `import os.log` finds Sources/os as its overlay.
+        .systemLibrary(name: "OSLogModuleMap"),
+        .target(name: "os", dependencies: ["OSLogModuleMap", "WalletExtensionRuntime"]),
+        .target(name: "OSLog", dependencies: ["os"]),
+        .target(name: "Combine"),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "Security", "WalletExtensionRuntime", "WalletWire"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "Security", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "PassKit", dependencies: ["UIKit", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "Security", dependencies: ["CoreGraphics", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "SwiftUI", dependencies: ["UIKit", "Combine"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
+        // SwiftUI and Combine are not linked into every extension (their type metadata costs
+        // each launch); a UI extension that uses them names the product SwiftUI too.
         .target(name: "WalletExtensionKit",
-                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) } + ["WalletExtensionRuntime", "WalletWire"]),
+                dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) }
+                    + ["WalletExtensionRuntime", "WalletWire"]),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
         .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),
@@ -116,7 +143,8 @@ let package = Package(
         // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
-        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "WalletExtensionRuntime", "WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "SwiftUI", "WalletExtensionRuntime", "WalletWire",
+                                                                   "WalletTestSupport"]),
         .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
         // Inspection against Wallet's points and rules (the Wallet module declares them).
         .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",
@@ -132,5 +160,5 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                              "WalletWire", "WalletTestSupport", "WalletHostTestSupport"],
                     exclude: ["Fixtures"]),
-    ] + exampleExecutables + guideIssuerTargets + benchmarkExecutables
+    ] + exampleExecutables + patternExtensions + guideIssuerTargets + benchmarkExecutables
 )

@@ -17,16 +17,32 @@ public final class CGImage: @unchecked Sendable {
     public let bitsPerComponent: Int
     /// The PNG file's bytes, sent to Wallet as they are.
     package let pngData: Data
+    /// The pixels as straight RGBA rows, top to bottom, when the image was made from pixels
+    /// (a bitmap context or raw pixels): what `CGContext.draw(_:in:)` copies. PNG files are
+    /// not decoded, so an image read from one has none.
+    package let rgbaPixels: [UInt8]?
 
     /// An image from PNG bytes (not a Core Graphics initializer; `UIImage(data:)` is the usual way).
     /// - Returns: `nil` when the bytes do not start with a PNG signature and an `IHDR` chunk
     ///   of non-zero width and height.
-    public init?(pngData: Data) {
+    public convenience init?(pngData: Data) {
+        self.init(pngData: pngData, rgbaPixels: nil)
+    }
+
+    /// An image from PNG bytes and, when known, its pixels as RGBA.
+    package init?(pngData: Data, rgbaPixels: [UInt8]?) {
         guard let header = PNGHeader(pngData) else { return nil }
         width = header.width
         height = header.height
         bitsPerComponent = header.bitDepth
         self.pngData = pngData
+        self.rgbaPixels = rgbaPixels
+    }
+
+    /// An image of straight RGBA pixels, `width * 4` bytes per row, encoded to PNG.
+    package convenience init(width: Int, height: Int, rgbaPixels: [UInt8]) {
+        self.init(pngData: PNGEncoder.encode(width: width, height: height, colorType: .rgba, pixels: rgbaPixels),
+                  rgbaPixels: rgbaPixels)!
     }
 
     /// An image from a PNG data provider, as Core Graphics makes one.
@@ -48,7 +64,8 @@ public final class CGImage: @unchecked Sendable {
               bytesPerRow >= width * bitsPerPixel / 8,
               provider.data.count >= bytesPerRow * (height - 1) + width * bitsPerPixel / 8 else { return nil }
         let pixels = layout.packedPixels(from: [UInt8](provider.data), width: width, height: height, bytesPerRow: bytesPerRow)
-        self.init(pngData: PNGEncoder.encode(width: width, height: height, colorType: layout.colorType, pixels: pixels))
+        self.init(pngData: PNGEncoder.encode(width: width, height: height, colorType: layout.colorType, pixels: pixels),
+                  rgbaPixels: layout.colorType.rgba(pixels))
     }
 
     /// The image's bytes, as PNG.

@@ -19,6 +19,7 @@ public enum LABiometryType: Int, Sendable {
     case none = 0
     case touchID = 1
     case faceID = 2
+    case opticID = 4
 }
 
 /// Why an evaluation failed (`LAError`).

@@ -38,7 +38,7 @@ public enum PKIssuerProvisioningExtensionAuthorizationResult: Int, Sendable, Has
 /// and presents it as Wallet would, on the main thread: `loadView`, `viewDidLoad`,
 /// `viewWillAppear`, `viewDidAppear`; then, once `completionHandler` is called,
 /// `viewWillDisappear` and `viewDidDisappear`. The call completes with the first result.
-@MainActor
+@preconcurrency @MainActor
 public protocol PKIssuerProvisioningExtensionAuthorizationProviding: NSObjectProtocol {
     /// Set by the runtime; call it once when the user has authorized or canceled.
     var completionHandler: ((PKIssuerProvisioningExtensionAuthorizationResult) -> Void)? { get set }

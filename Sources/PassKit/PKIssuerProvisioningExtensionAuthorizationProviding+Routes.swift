@@ -21,20 +21,24 @@ package enum AuthorizationRoutes {
         }]
     }
 
-    /// Sets the completion handler and runs the appearance sequence. The responder keeps the
+    /// Sets the completion handler, runs the appearance sequence and shows the screen. The responder keeps the
     /// controller alive, as a presenter would, until the call completes.
     @MainActor
     private static func present<Controller: UIViewController & PKIssuerProvisioningExtensionAuthorizationProviding>(
         _ controller: Controller, completing complete: CallRoute.Completion<AuthorizeResult>
     ) {
         complete.responder.keepAlive(controller)
+        let screenEnd = ScreenSessionEnd()
         controller.completionHandler = { result in
+            // No screen is sent once the result is in, whichever thread this runs on.
+            screenEnd.end()
             // The single-shot responder drops a second result; the controller disappears once,
             // on the main thread, whichever thread called.
             complete(AuthorizeResult(result: result.wireValue))
             let presented = UncheckedSendable(controller)
             let dismiss: @Sendable () -> Void = {
                 MainActor.assumeIsolated {
+                    ScreenSession.end(showing: presented.value)
                     presented.value.endAppearance()
                     // The handler holds the controller; drop it so that the two can go.
                     presented.value.completionHandler = nil
@@ -43,5 +47,7 @@ package enum AuthorizationRoutes {
             if Thread.isMainThread { dismiss() } else { DispatchQueue.main.async(execute: dismiss) }
         }
         controller.beginAppearance()
+        // The screen is the form: what the controller shows goes to the user agent.
+        ScreenSession.begin(showing: controller, until: screenEnd)
     }
 }

@@ -37,11 +37,12 @@ open class PKIssuerProvisioningExtensionPaymentPassEntry: PKIssuerProvisioningEx
     ///   - title: The card's name as Wallet shows it.
     ///   - art: The card art.
     ///   - addRequestConfiguration: The add request's configuration.
-    /// - Returns: `nil` when `identifier` or `title` is empty or only whitespace, entries
-    ///   Wallet could not show.
+    /// - Returns: `nil` when `identifier` is empty or only whitespace. An empty `title` is
+    ///   accepted, as PassKit accepts it (Apple's own unit tests pass `""`); Wallet's entry check
+    ///   in `wallet-host` still reports it, since Wallet would list a card without a name.
     public init?(identifier: String, title: String, art: CGImage,
                  addRequestConfiguration: PKAddPaymentPassRequestConfiguration) {
-        guard !identifier.allSatisfy(\.isWhitespace), !title.allSatisfy(\.isWhitespace) else { return nil }
+        guard !identifier.allSatisfy(\.isWhitespace) else { return nil }
         self.addRequestConfiguration = addRequestConfiguration
         super.init(identifier: identifier, title: title, art: art)
     }

@@ -53,6 +53,13 @@ open class PKPassLibrary: NSObject {
         passes(of: .secureElement).compactMap { $0.isRemotePass ? $0.secureElementPass : nil }
     }
 
+    /// The payment passes on the paired Apple Watch: the pre-iOS 13.4 name of
+    /// ``remoteSecureElementPasses``.
+    @available(iOS, deprecated: 13.4, renamed: "remoteSecureElementPasses")
+    open func remotePaymentPasses() -> [PKSecureElementPass] {
+        remoteSecureElementPasses
+    }
+
     /// True when `pass` (compared with `isEqual`) is in the library.
     open func containsPass(_ pass: PKPass) -> Bool {
         passes(of: pass.passType).contains { $0.isEqual(pass) }

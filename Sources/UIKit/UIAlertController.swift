@@ -9,7 +9,7 @@ import WalletWire
 /// As in UIKit, `present` returns at once; when the user has answered, the typed text is in
 /// ``textFields`` and the chosen action's handler runs on the main thread. If the host cannot
 /// show the form, the cancel action (if any) runs and the reason is logged.
-@MainActor
+@preconcurrency @MainActor
 open class UIAlertController: UIViewController {
     /// How the alert is shown (`UIAlertController.Style`).
     public enum Style: Int, Sendable {
@@ -120,7 +120,7 @@ open class UIAlertController: UIViewController {
 }
 
 /// A button of a ``UIAlertController`` (`UIAlertAction`).
-@MainActor
+@preconcurrency @MainActor
 open class UIAlertAction: NSObject {
     /// How the button looks (`UIAlertAction.Style`).
     public enum Style: Int, Sendable {
@@ -144,15 +144,4 @@ open class UIAlertAction: NSObject {
         self.handler = handler
         super.init()
     }
-}
-
-/// A text field (`UITextField`); in an alert, the user agent fills ``text``.
-@MainActor
-open class UITextField: UIView {
-    /// The text, set from the user's answer once the alert is answered.
-    open var text: String?
-    /// The placeholder, shown as the field's label.
-    open var placeholder: String?
-    /// True for passwords: the user agent does not echo the value.
-    open var isSecureTextEntry = false
 }

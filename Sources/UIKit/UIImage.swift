@@ -5,8 +5,9 @@ import Foundation
 /// - ``init(named:)`` finds `NAME.png` in the extension's bundle (`Bundle.main`, the
 ///   `.appex`), preferring `NAME@3x.png`, then `NAME@2x.png`, as an iPhone with a 3x screen
 ///   does; the scale sets ``size`` in points.
+///   Failing that, it reads an image set of an `.xcassets` catalog in the bundle (see ``AssetCatalog``).
 /// - ``init(data:)`` and ``init(contentsOfFile:)`` take PNG files; ``pngData()`` returns the
-///   bytes. Other formats (JPEG, HEIC, asset catalogs) are not read: they return nil.
+///   bytes. Other formats (JPEG, HEIC, compiled `Assets.car`) are not read: they return nil.
 /// - ``init(systemName:)`` returns a plain gray card-shaped placeholder for any symbol name:
 ///   SF Symbols are not available off Apple platforms.
 /// - `#imageLiteral(resourceName: "generic")` is ``init(named:)`` that must succeed.
@@ -17,6 +18,12 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
     public let cgImage: CGImage?
     /// Pixels per point.
     public let scale: CGFloat
+
+    /// An empty image: no bitmap, size zero.
+    public override init() {
+        cgImage = nil
+        scale = 1
+    }
 
     /// An image wrapping `cgImage` at scale 1.
     public init(cgImage: CGImage) {
@@ -52,10 +59,17 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
         self.init(named: name, in: nil, compatibleWith: nil)
     }
 
-    /// The image called `name` in `bundle` (the main bundle when nil).
+    /// The image called `name` in `bundle` (the main bundle when nil): a PNG file, else an image
+    /// set of an asset catalog (``AssetCatalog``).
     public convenience init?(named name: String, in bundle: Bundle?, compatibleWith traitCollection: UITraitCollection?) {
-        guard let path = Self.path(ofImageNamed: name, in: bundle ?? .main) else { return nil }
-        self.init(contentsOfFile: path)
+        if let path = Self.path(ofImageNamed: name, in: bundle ?? .main) {
+            self.init(contentsOfFile: path)
+        } else if let asset = AssetCatalog.image(named: name, in: bundle ?? .main),
+                  let data = FileManager.default.contents(atPath: asset.path) {
+            self.init(data: data, scale: asset.scale)
+        } else {
+            return nil
+        }
     }
 
     /// A gray placeholder: SF Symbols are not available here (see the type's description).

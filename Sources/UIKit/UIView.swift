@@ -1,21 +1,57 @@
 import Foundation
 
-/// A view (`UIView`). Nothing is drawn; views exist so that controller code that builds a
-/// hierarchy compiles and keeps its structure.
-@MainActor
+/// A view (`UIView`). Nothing is drawn: views keep their structure and state, and what is
+/// visible becomes the form the host's user agent shows (see ``UIViewController``).
+@preconcurrency @MainActor
 open class UIView: UIResponder {
     /// The view's frame in its superview.
     open var frame: CGRect
+    /// The view's bounds: its frame's size at the origin.
+    open var bounds: CGRect {
+        get { CGRect(origin: .zero, size: frame.size) }
+        set { frame.size = newValue.size }
+    }
+    /// The centre of the frame.
+    open var center: CGPoint {
+        get { CGPoint(x: frame.midX, y: frame.midY) }
+        set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
+    }
     /// The view's background color.
     open var backgroundColor: UIColor?
-    /// True when the view is hidden.
-    open var isHidden = false
-    /// The identifier UI tests find the view by; a text field's name in a user-agent script.
+    /// The tint of the view's controls.
+    open var tintColor: UIColor! = .systemBlue
+    /// True when the view is hidden: it and its subviews are left out of the form.
+    open var isHidden = false { didSet { screenDidChange() } }
+    /// Opacity; a view at 0 is left out of the form, as the user could not see it.
+    open var alpha: CGFloat = 1 { didSet { screenDidChange() } }
+    /// False to ignore touches; a button in such a view is left out of the form.
+    open var isUserInteractionEnabled = true { didSet { screenDidChange() } }
+    /// Clips subviews to the bounds (kept, not applied).
+    open var clipsToBounds = false
+    /// How content fills the bounds (kept, not applied).
+    open var contentMode = ContentMode.scaleToFill
+    /// A number to find the view by (``viewWithTag(_:)``).
+    open var tag = 0
+    /// Kept for Auto Layout code; layout is not computed.
+    open var translatesAutoresizingMaskIntoConstraints = true
+    /// The identifier UI tests find the view by; a text field's or switch's name in the form.
     open var accessibilityIdentifier: String?
+    /// What VoiceOver reads; a switch's label in the form when set.
+    open var accessibilityLabel: String?
+    /// True when VoiceOver treats the view as one element (kept).
+    open var isAccessibilityElement = false
+    /// Margins inside the view (kept).
+    open var layoutMargins = UIEdgeInsets.zero
+    /// Margins inside the view in reading direction (kept).
+    open var directionalLayoutMargins = NSDirectionalEdgeInsets.zero
+    /// The view's layer: corner radius, border and shadow kept for source compatibility.
+    public let layer = CALayer()
     /// The views added to this one, in order.
     open private(set) var subviews: [UIView] = []
     /// The view this one was added to.
     open private(set) weak var superview: UIView?
+    /// The constraints added with ``addConstraint(_:)``.
+    open private(set) var constraints: [NSLayoutConstraint] = []
 
     /// A view with `frame`.
     public init(frame: CGRect) {
@@ -35,39 +71,175 @@ open class UIView: UIResponder {
 
     /// Adds `view` on top of the subviews.
     open func addSubview(_ view: UIView) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts `view` at `index` among the subviews.
+    open func insertSubview(_ view: UIView, at index: Int) {
         view.removeFromSuperview()
-        subviews.append(view)
+        subviews.insert(view, at: min(max(index, 0), subviews.count))
         view.superview = self
+        screenDidChange()
+    }
+
+    /// Inserts `view` just below `siblingSubview`.
+    open func insertSubview(_ view: UIView, belowSubview siblingSubview: UIView) {
+        insertSubview(view, at: subviews.firstIndex { $0 === siblingSubview } ?? 0)
+    }
+
+    /// Inserts `view` just above `siblingSubview`.
+    open func insertSubview(_ view: UIView, aboveSubview siblingSubview: UIView) {
+        insertSubview(view, at: (subviews.firstIndex { $0 === siblingSubview } ?? subviews.count - 1) + 1)
+    }
+
+    /// Moves `view` to the top of the subviews.
+    open func bringSubviewToFront(_ view: UIView) {
+        guard view.superview === self else { return }
+        addSubview(view)
+    }
+
+    /// Moves `view` to the bottom of the subviews.
+    open func sendSubviewToBack(_ view: UIView) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
     }
 
     /// Removes this view from its superview.
     open func removeFromSuperview() {
-        superview?.subviews.removeAll { $0 === self }
+        guard let parent = superview else { return }
+        parent.subviews.removeAll { $0 === self }
         superview = nil
+        parent.screenDidChange()
+    }
+
+    /// This view or the first subview (depth first) whose ``tag`` is `tag`.
+    open func viewWithTag(_ tag: Int) -> UIView? {
+        if self.tag == tag { return self }
+        for view in subviews { if let found = view.viewWithTag(tag) { return found } }
+        return nil
+    }
+
+    /// True when `view` is this view or one of its descendants.
+    open func isDescendant(of view: UIView) -> Bool {
+        var current: UIView? = self
+        while let candidate = current {
+            if candidate === view { return true }
+            current = candidate.superview
+        }
+        return false
+    }
+
+    /// Keeps `constraint` (Auto Layout is not computed here).
+    open func addConstraint(_ constraint: NSLayoutConstraint) { constraints.append(constraint) }
+    /// Keeps `constraints`.
+    open func addConstraints(_ constraints: [NSLayoutConstraint]) { self.constraints += constraints }
+    /// Forgets `constraint`.
+    open func removeConstraint(_ constraint: NSLayoutConstraint) { constraints.removeAll { $0 === constraint } }
+    /// Forgets `constraints`.
+    open func removeConstraints(_ constraints: [NSLayoutConstraint]) { constraints.forEach(removeConstraint) }
+    /// Nothing to lay out.
+    open func setNeedsLayout() {}
+    /// Nothing to lay out.
+    open func layoutIfNeeded() {}
+    /// Called when subviews are laid out; never, as nothing is laid out.
+    open func layoutSubviews() {}
+    /// Nothing is drawn.
+    open func setNeedsDisplay() {}
+    /// Kept for layout code: the hugging priority is not used.
+    open func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {}
+    /// Kept for layout code: the compression resistance is not used.
+    open func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {}
+    /// The view's size for `size`: its frame's size.
+    open func sizeThatFits(_ size: CGSize) -> CGSize { frame.size }
+    /// Resizes the frame to ``sizeThatFits(_:)``.
+    open func sizeToFit() {}
+    /// Ends editing in the view's text fields.
+    @discardableResult
+    open func endEditing(_ force: Bool) -> Bool { true }
+
+    /// Runs `animations` at once and `completion` with true: nothing is animated here.
+    open class func animate(withDuration duration: TimeInterval, animations: @escaping () -> Void,
+                            completion: ((Bool) -> Void)? = nil) {
+        animations()
+        completion?(true)
+    }
+
+    /// Runs `animations` at once and `completion` with true.
+    open class func animate(withDuration duration: TimeInterval, delay: TimeInterval, options: AnimationOptions = [],
+                            animations: @escaping () -> Void, completion: ((Bool) -> Void)? = nil) {
+        animations()
+        completion?(true)
+    }
+
+    /// Animation options (`UIView.AnimationOptions`), accepted and ignored.
+    public struct AnimationOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let curveEaseInOut = AnimationOptions([])
+        public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
+        public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
+        public static let curveLinear = AnimationOptions(rawValue: 3 << 16)
+        public static let transitionCrossDissolve = AnimationOptions(rawValue: 5 << 20)
+    }
+
+    /// How content fills the view (`UIView.ContentMode`).
+    public enum ContentMode: Int, Sendable {
+        case scaleToFill, scaleAspectFit, scaleAspectFill, redraw, center, top, bottom, left, right
+        case topLeft, topRight, bottomLeft, bottomRight
+    }
+
+    /// Tells the screen shown to the user agent that what is visible may have changed.
+    package func screenDidChange() {
+        ScreenSession.noteChange()
     }
 }
 
-/// A color (`UIColor`), kept as RGBA components.
-public final class UIColor: NSObject, Sendable {
-    /// Red, green, blue and alpha, each 0...1.
-    public let red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
+/// A view's layer (`CALayer`): its appearance is kept, not drawn.
+@preconcurrency @MainActor
+open class CALayer: NSObject {
+    open var cornerRadius: CGFloat = 0
+    open var borderWidth: CGFloat = 0
+    open var borderColor: CGColor?
+    open var backgroundColor: CGColor?
+    open var masksToBounds = false
+    open var shadowColor: CGColor?
+    open var shadowOpacity: Float = 0
+    open var shadowRadius: CGFloat = 3
+    open var shadowOffset = CGSize(width: 0, height: -3)
+    open var cornerCurve = CALayerCornerCurve.circular
+    open var opacity: Float = 1
+}
 
-    /// A color from RGBA components, each 0...1.
-    public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+/// The shape of rounded corners (`CALayerCornerCurve`).
+public struct CALayerCornerCurve: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let circular = CALayerCornerCurve(rawValue: "circular")
+    public static let continuous = CALayerCornerCurve(rawValue: "continuous")
+}
+
+/// Insets on four sides (`UIEdgeInsets`).
+public struct UIEdgeInsets: Hashable, Sendable {
+    public var top: CGFloat, left: CGFloat, bottom: CGFloat, right: CGFloat
+    public init(top: CGFloat, left: CGFloat, bottom: CGFloat, right: CGFloat) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
     }
+    public init() { self.init(top: 0, left: 0, bottom: 0, right: 0) }
+    public static let zero = UIEdgeInsets()
+}
 
-    /// A gray from white 0 (black) to 1 (white).
-    public convenience init(white: CGFloat, alpha: CGFloat) {
-        self.init(red: white, green: white, blue: white, alpha: alpha)
+/// Insets on four sides in reading direction (`NSDirectionalEdgeInsets`).
+public struct NSDirectionalEdgeInsets: Hashable, Sendable {
+    public var top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat
+    public init(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat) {
+        self.top = top
+        self.leading = leading
+        self.bottom = bottom
+        self.trailing = trailing
     }
-
-    public static let black = UIColor(white: 0, alpha: 1)
-    public static let white = UIColor(white: 1, alpha: 1)
-    public static let clear = UIColor(white: 0, alpha: 0)
-    public static let systemBackground = UIColor(white: 1, alpha: 1)
-    public static let label = UIColor(white: 0, alpha: 1)
+    public init() { self.init(top: 0, leading: 0, bottom: 0, trailing: 0) }
+    public static let zero = NSDirectionalEdgeInsets()
 }

@@ -1,10 +1,15 @@
-@_exported import CoreGraphics
-@_exported import CoreImage
-@_exported import Foundation
-
 /// The base of objects that take part in the user interface (`UIResponder`).
-@MainActor
-open class UIResponder: NSObject {}
+@preconcurrency @MainActor
+open class UIResponder: NSObject {
+    /// Becomes the focus of typing (kept: there is no keyboard).
+    @discardableResult
+    open func becomeFirstResponder() -> Bool { true }
+    /// Gives up the focus of typing.
+    @discardableResult
+    open func resignFirstResponder() -> Bool { true }
+    /// False: nothing has the keyboard.
+    open var isFirstResponder: Bool { false }
+}
 
 /// A view controller (`UIViewController`), the base of a UI extension's principal class.
 ///
@@ -14,7 +19,7 @@ open class UIResponder: NSObject {}
 /// UIKit's order when Wallet presents the controller: ``loadView()``, ``viewDidLoad()``,
 /// ``viewWillAppear(_:)``, ``viewDidAppear(_:)``, and on dismissal ``viewWillDisappear(_:)``
 /// and ``viewDidDisappear(_:)``.
-@MainActor
+@preconcurrency @MainActor
 open class UIViewController: UIResponder {
     private enum Appearance { case notShown, shown, dismissed }
 
@@ -43,8 +48,65 @@ open class UIViewController: UIResponder {
         self.init(nibName: nil, bundle: nil)
     }
 
-    /// The title shown in a navigation bar; the user agent shows it with presented forms.
-    open var title: String?
+    /// The title shown in a navigation bar; the user agent shows it as the form's title.
+    open var title: String? { didSet { ScreenSession.noteChange() } }
+
+    /// The navigation bar's items for this controller: a bar button's title is an action of the form.
+    public private(set) lazy var navigationItem = UINavigationItem(title: "")
+
+    /// The child controllers (`addChild`), in order.
+    open private(set) var children: [UIViewController] = []
+    /// The controller this one is a child of.
+    open private(set) weak var parent: UIViewController?
+    /// How the controller is presented (kept).
+    open var modalPresentationStyle = UIModalPresentationStyle.automatic
+    /// Kept.
+    open var modalTransitionStyle = UIModalTransitionStyle.coverVertical
+    /// True to keep a sheet from being swiped away (kept).
+    open var isModalInPresentation = false
+    /// Kept.
+    open var preferredContentSize = CGSize.zero
+    /// Kept.
+    open var overrideUserInterfaceStyle = UIUserInterfaceStyle.unspecified
+    /// Kept.
+    open var definesPresentationContext = false
+
+    /// The navigation controller this one is in, if any.
+    open var navigationController: UINavigationController? {
+        var current = parent
+        while let candidate = current {
+            if let navigation = candidate as? UINavigationController { return navigation }
+            current = candidate.parent
+        }
+        return nil
+    }
+
+    /// Adds `childController` as a child; its view is shown where the code adds it.
+    open func addChild(_ childController: UIViewController) {
+        childController.removeFromParent()
+        childController.willMove(toParent: self)
+        children.append(childController)
+        childController.parent = self
+    }
+
+    /// Removes this controller from its parent.
+    open func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+        ScreenSession.noteChange()
+    }
+
+    /// Brings the view up to date before the user agent's tap lands: UIKit views already are;
+    /// a SwiftUI hosting controller renders its pending state changes.
+    @_spi(WalletHost) open func updateBeforeTap() {
+        for child in children { child.updateBeforeTap() }
+    }
+
+    /// Called before the controller is added to or removed from a parent.
+    open func willMove(toParent parent: UIViewController?) {}
+    /// Called after the controller was added to or removed from a parent.
+    open func didMove(toParent parent: UIViewController?) {}
 
     /// The root view, loaded on first access with ``loadView()`` then ``viewDidLoad()``.
     open var view: UIView! {
@@ -104,6 +166,7 @@ open class UIViewController: UIResponder {
         viewControllerToPresent.presentingViewController = self
         viewControllerToPresent.wasPresented(by: self)
         completion?()
+        ScreenSession.noteChange()
     }
 
     /// Dismisses the controller this one presents (or this one, when it is presented).
@@ -112,6 +175,7 @@ open class UIViewController: UIResponder {
             presentedViewController = nil
             presented.presentingViewController = nil
             presented.endAppearance()
+            ScreenSession.noteChange()
         } else if let presenter = presentingViewController {
             presenter.dismiss(animated: flag, completion: nil)
         }

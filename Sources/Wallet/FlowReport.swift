@@ -34,6 +34,24 @@ public struct FlowStep: Sendable, Codable {
     public var detail: String
 }
 
+/// A screen the UI extension showed (a `ui.prompt`: an alert or the visible screen) and the
+/// action the user chose, nil when the user agent could not answer.
+public struct FlowScreen: Sendable, Codable, Equatable {
+    public var title: String
+    public var message: String?
+    public var fields: [UIPromptParams.Field]
+    public var actions: [String]
+    public var chosen: String?
+
+    public init(_ prompt: UIPromptParams, chosen: String?) {
+        title = prompt.title
+        message = prompt.message
+        fields = prompt.fields
+        actions = prompt.actions
+        self.chosen = chosen
+    }
+}
+
 /// Everything the add-card flow did and concluded; `--json` prints it.
 public struct FlowReport: Sendable, Codable {
     public var device: DeviceKind
@@ -48,6 +66,9 @@ public struct FlowReport: Sendable, Codable {
     public var steps: [FlowStep] = []
     /// Why the flow stopped short, when it did.
     public var failure: String?
+    /// Each screen (form) the UI extension showed the user, with the action chosen; set by
+    /// `add-card` from its user agent, nil when there was none.
+    public var screens: [FlowScreen]?
 
     public init(device: DeviceKind) {
         self.device = device

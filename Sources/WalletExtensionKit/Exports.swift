@@ -3,7 +3,9 @@
 @_exported import CoreGraphics
 @_exported import CoreImage
 @_exported import Foundation
+@_exported import ImageIO
 @_exported import LocalAuthentication
+@_exported import OSLog
 @_exported import PassKit
 @_exported import Security
 @_exported import UIKit

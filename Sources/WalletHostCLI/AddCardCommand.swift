@@ -91,11 +91,15 @@ struct AddCardCommand {
         } else {
             userAgent = nil
         }
+        // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
+        let recorder = userAgent.map { RecordingUserAgent(TranscribedUserAgent($0, line: printer.line)) }
         // The HTML page draws the offered entries' art, which the daemon does not send back.
         if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
             let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
             if status.appsDirectory == appsURL.standardizedFileURL.path {
-                let report = try await runThroughDaemon(client, options: options, userAgent: userAgent, printer: printer)
+                var report = try await runThroughDaemon(client, options: options, userAgent: userAgent, answering: recorder,
+                                                        printer: printer)
+                report.screens = recorder?.screens
                 return finish(report, userAgent: userAgent, printer: printer)
             }
         }
@@ -105,12 +109,12 @@ struct AddCardCommand {
         try SimulatedDevice(state: state).checkStateReadable()
         var configuration = configuration
         configuration.events = try state.openEventLog()
-        let recorder = userAgent.map(RecordingUserAgent.init)
         var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
                                userAgent: recorder ?? userAgent, transcript: { printer.line($0) })
         let offered = OfferedEntries()
         flow.offeredEntries = { offered.append($0) }
-        let report = await flow.run(options)
+        var report = await flow.run(options)
+        report.screens = recorder?.screens
         if let htmlURL {
             let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder?.exchanges ?? []).render()
             try ReportFile.write(page, to: htmlURL, report: "HTML report")
@@ -138,7 +142,7 @@ extension AddCardCommand {
     /// and are printed as they come; the UI extension's prompts arrive as requests and are
     /// answered here, by this command's user agent.
     private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, userAgent: (any UserAgent)?,
-                                  printer: TranscriptPrinter) async throws -> FlowReport {
+                                  answering answerer: (any UserAgent)?, printer: TranscriptPrinter) async throws -> FlowReport {
         let scripted = userAgent as? ScriptedUserAgent
         var select: [String]?
         switch options.selection ?? scripted?.selection {
@@ -151,12 +155,12 @@ extension AddCardCommand {
         return try await DaemonRoute.call(client, "wallet.addCard", params, as: FlowReport.self, onNotification: { message in
             if message.method == "wallet.transcript", case .string(let line)? = message.params?["line"] { printer.line(line) }
         }, onRequest: { request in
-            guard let userAgent else { throw UserAgentError("no user agent is attached to answer \(request.method ?? "")") }
+            guard let answerer else { throw UserAgentError("no user agent is attached to answer \(request.method ?? "")") }
             switch request.method {
             case WireMethod.uiPrompt?:
-                return try await userAgent.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
+                return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
             case WireMethod.uiBiometric?:
-                return try await userAgent.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+                return try await answerer.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
             default:
                 throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
             }

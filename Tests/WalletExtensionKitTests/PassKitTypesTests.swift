@@ -16,13 +16,18 @@ struct PassKitTypesTests {
         PKAddPaymentPassRequestConfiguration(encryptionScheme: .ECC_V2)!
     }
 
-    @Test func aPaymentPassEntryNeedsAnIdentifierAndATitle() {
+    @Test("a payment pass entry needs an identifier; an empty title is accepted, as PassKit accepts it")
+    func aPaymentPassEntryNeedsAnIdentifier() {
         #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
             identifier: "card-1", title: "Debit", art: Self.art, addRequestConfiguration: Self.configuration()) != nil)
         #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
             identifier: "", title: "Debit", art: Self.art, addRequestConfiguration: Self.configuration()) == nil)
         #expect(PKIssuerProvisioningExtensionPaymentPassEntry(
-            identifier: "card-1", title: " \n", art: Self.art, addRequestConfiguration: Self.configuration()) == nil)
+            identifier: " \n", title: "Debit", art: Self.art, addRequestConfiguration: Self.configuration()) == nil)
+        // Apple's own unit tests pass "" and force-unwrap; Wallet's entry check reports the title.
+        let untitled = PKIssuerProvisioningExtensionPaymentPassEntry(
+            identifier: "card-1", title: "", art: Self.art, addRequestConfiguration: Self.configuration())
+        #expect(untitled?.title == "")
     }
 
     @Test func onlyTheTwoWalletEncryptionSchemesMakeAConfiguration() {

@@ -154,11 +154,15 @@ enum EntryComparison {
         guard first.count == second.count else {
             return "the first gave \(WalletConformance.describe(first)), the second \(WalletConformance.describe(second))"
         }
-        for (index, (before, after)) in zip(first, second).enumerated() {
-            let label = "entry \(index) (\(before.identifier))"
-            if before.identifier != after.identifier {
-                return "\(label): identifier \"\(before.identifier)\" the first time, \"\(after.identifier)\" the second"
-            }
+        // Entries are matched by identifier, not position: an issuer that builds them from a
+        // dictionary lists the same cards in another order each time, which Wallet accepts.
+        let firstIdentifiers = first.map(\.identifier).sorted()
+        let secondIdentifiers = second.map(\.identifier).sorted()
+        if firstIdentifiers != secondIdentifiers {
+            return "identifiers \(firstIdentifiers) the first time, \(secondIdentifiers) the second"
+        }
+        for (before, after) in pairedByIdentifier(first, second) {
+            let label = "entry \(before.identifier)"
             if before.title != after.title { return "\(label): title \"\(before.title)\" the first time, \"\(after.title)\" the second" }
             if before.art != after.art {
                 return "\(label): art of \(before.art.png.count) bytes the first time, \(after.art.png.count) bytes the second"
@@ -178,7 +182,7 @@ enum EntryComparison {
     /// Card detail values that changed, as `label 2 -> 3`, or nil when none did.
     static func changedDetails(_ first: [WirePassEntry], _ second: [WirePassEntry]) -> String? {
         var changes: [String] = []
-        for (before, after) in zip(first, second) {
+        for (before, after) in pairedByIdentifier(first, second) {
             for (old, new) in zip(before.addRequestConfiguration.cardDetails, after.addRequestConfiguration.cardDetails)
             where old.value != new.value {
                 changes.append("\(old.label) \(old.value) -> \(new.value)")
@@ -186,6 +190,18 @@ enum EntryComparison {
         }
         guard !changes.isEmpty else { return nil }
         return changes.prefix(3).joined(separator: ", ") + (changes.count > 3 ? ", ..." : "")
+    }
+
+    /// Each entry of `first` with the entry of `second` that has its identifier (the n-th of a
+    /// repeated identifier with the n-th of the same in `second`).
+    static func pairedByIdentifier(_ first: [WirePassEntry], _ second: [WirePassEntry]) -> [(WirePassEntry, WirePassEntry)] {
+        var unmatched = Dictionary(grouping: second, by: \.identifier)
+        return first.compactMap { entry in
+            guard var candidates = unmatched[entry.identifier], !candidates.isEmpty else { return nil }
+            let partner = candidates.removeFirst()
+            unmatched[entry.identifier] = candidates
+            return (entry, partner)
+        }
     }
 
     private static func withoutDetailValues(_ configuration: WireAddRequestConfiguration) -> WireAddRequestConfiguration {

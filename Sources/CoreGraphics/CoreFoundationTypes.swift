@@ -1,6 +1,7 @@
 import Foundation
 
-// Core Foundation's types as Swift sees them on iOS, where `import Security` brings them.
+// Core Foundation's types as Swift sees them on iOS, where `import Security`, `import CoreGraphics`
+// and `import ImageIO` bring them.
 // There is no toll-free bridging on Linux; each CF type is the Foundation class it bridges to
 // there, so that iOS source compiles unchanged: `query as CFDictionary` from a `[String: Any]`,
 // `kSecAttrAccount as String`, `"name" as CFString`, `data as CFData`, an
@@ -32,3 +33,7 @@ public typealias OSStatus = Int32
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// Core Foundation's false.
 public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+/// Core Foundation mutable bytes: `NSMutableData`, what `CGImageDestinationCreateWithData` fills.
+public typealias CFMutableData = NSMutableData
+/// A Core Foundation URL: `NSURL`; `url as CFURL` converts.
+public typealias CFURL = NSURL

@@ -1,0 +1,3 @@
+import WalletExtensionKit
+
+WalletExtension.main { AuthorizationHostingController() }

@@ -1,0 +1,1 @@
+// The `os` Clang module has no C declarations here; Sources/os is its Swift overlay.

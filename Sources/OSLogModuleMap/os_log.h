@@ -1,0 +1,1 @@
+// `os.log`: logging is declared by the `os` Swift overlay (Sources/os).

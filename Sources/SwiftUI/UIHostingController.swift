@@ -1,0 +1,66 @@
+@_spi(WalletHost) import UIKit
+
+/// A view controller showing a SwiftUI view (`UIHostingController`): its view holds the UIKit
+/// views the SwiftUI view renders to, so the screen is the form as for any UIKit screen, and
+/// each state change renders the next one.
+@preconcurrency @MainActor
+open class UIHostingController<Content: View>: UIViewController {
+    private let state = HostingState()
+    private var environmentObjects: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The SwiftUI view shown; setting it renders it.
+    public var rootView: Content {
+        didSet { state.invalidate() }
+    }
+
+    /// A controller showing `rootView`.
+    public init(rootView: Content) {
+        self.rootView = rootView
+        super.init(nibName: nil, bundle: nil)
+        state.render = { [weak self] in self?.renderNow() }
+    }
+
+    /// Storyboards do not exist here; this initializer fails.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    /// The hosting view, rendered at once.
+    open override func loadView() {
+        view = UIView()
+        renderNow()
+    }
+
+    /// Sizing is not computed: the view's frame size.
+    open func sizeThatFits(in size: CGSize) -> CGSize { size }
+
+    /// Renders the pending state changes before the user agent's tap lands.
+    @_spi(WalletHost) open override func updateBeforeTap() {
+        state.renderIfNeeded()
+        super.updateBeforeTap()
+    }
+
+    /// Renders `rootView` into the view's subviews, replacing the previous render.
+    private func renderNow() {
+        guard let view = viewIfLoaded else { return }
+        var environment = EnvironmentValues()
+        environment.dismiss = DismissAction { [weak self] in self?.dismissFromSwiftUI() }
+        var renderer = Renderer(host: state, environment: environment)
+        state.navigationTitle = nil
+        renderer.render(rootView, as: "root")
+        if let title = state.navigationTitle { self.title = title }
+        for subview in view.subviews { subview.removeFromSuperview() }
+        for subview in renderer.views { view.addSubview(subview) }
+    }
+
+    /// `@Environment(\.dismiss)`: dismisses this controller, or the controller presenting it.
+    private func dismissFromSwiftUI() {
+        if presentingViewController != nil {
+            dismiss(animated: true)
+        } else if let parent, parent.presentingViewController != nil {
+            parent.dismiss(animated: true)
+        } else {
+            print("SwiftUI: dismiss() called on a screen that nothing presents; nothing to dismiss")
+        }
+    }
+}

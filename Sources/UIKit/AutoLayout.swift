@@ -1,0 +1,233 @@
+import Foundation
+
+/// A layout priority (`UILayoutPriority`).
+public struct UILayoutPriority: RawRepresentable, Hashable, Sendable, ExpressibleByFloatLiteral {
+    public let rawValue: Float
+    public init(rawValue: Float) { self.rawValue = rawValue }
+    public init(_ rawValue: Float) { self.rawValue = rawValue }
+    public init(floatLiteral value: Float) { rawValue = value }
+    public static let required = UILayoutPriority(1000)
+    public static let defaultHigh = UILayoutPriority(750)
+    public static let dragThatCanResizeScene = UILayoutPriority(510)
+    public static let defaultLow = UILayoutPriority(250)
+    public static let fittingSizeLevel = UILayoutPriority(50)
+
+    public static func + (lhs: UILayoutPriority, rhs: Float) -> UILayoutPriority { UILayoutPriority(lhs.rawValue + rhs) }
+    public static func - (lhs: UILayoutPriority, rhs: Float) -> UILayoutPriority { UILayoutPriority(lhs.rawValue - rhs) }
+}
+
+/// A relation between two layout attributes (`NSLayoutConstraint`). Constraints are kept with
+/// their values, so that layout code compiles and reads back what it set; no layout is
+/// computed (there is no screen), and frames stay as set.
+@preconcurrency @MainActor
+open class NSLayoutConstraint: NSObject {
+    /// A layout attribute (`NSLayoutConstraint.Attribute`).
+    public enum Attribute: Int, Sendable {
+        case left = 1, right, top, bottom, leading, trailing, width, height, centerX, centerY, lastBaseline, firstBaseline
+        case leftMargin, rightMargin, topMargin, bottomMargin, leadingMargin, trailingMargin, centerXWithinMargins
+        case centerYWithinMargins
+        case notAnAttribute = 0
+    }
+
+    /// How the two sides relate (`NSLayoutConstraint.Relation`).
+    public enum Relation: Int, Sendable {
+        case lessThanOrEqual = -1, equal = 0, greaterThanOrEqual = 1
+    }
+
+    /// An axis (`NSLayoutConstraint.Axis`).
+    public enum Axis: Int, Sendable {
+        case horizontal = 0, vertical = 1
+    }
+
+    /// The first item.
+    open private(set) weak var firstItem: AnyObject?
+    /// The first item's attribute.
+    public let firstAttribute: Attribute
+    /// The relation.
+    public let relation: Relation
+    /// The second item, if any.
+    open private(set) weak var secondItem: AnyObject?
+    /// The second item's attribute.
+    public let secondAttribute: Attribute
+    /// The multiplier of the second attribute.
+    public let multiplier: CGFloat
+    /// The constant added.
+    open var constant: CGFloat
+    /// The priority.
+    open var priority = UILayoutPriority.required
+    /// True while the constraint is in force.
+    open var isActive = false
+    /// A name for debugging.
+    open var identifier: String?
+
+    /// `item1.attr1 relation multiplier * item2.attr2 + c`.
+    public init(item view1: Any, attribute attr1: Attribute, relatedBy relation: Relation, toItem view2: Any?,
+                attribute attr2: Attribute, multiplier: CGFloat, constant c: CGFloat) {
+        firstItem = view1 as AnyObject
+        firstAttribute = attr1
+        self.relation = relation
+        secondItem = view2.map { $0 as AnyObject }
+        secondAttribute = attr2
+        self.multiplier = multiplier
+        constant = c
+        super.init()
+    }
+
+    /// Activates every constraint.
+    open class func activate(_ constraints: [NSLayoutConstraint]) {
+        for constraint in constraints { constraint.isActive = true }
+    }
+
+    /// Deactivates every constraint.
+    open class func deactivate(_ constraints: [NSLayoutConstraint]) {
+        for constraint in constraints { constraint.isActive = false }
+    }
+}
+
+/// An attribute of a view or layout guide to constrain (`NSLayoutAnchor`).
+@preconcurrency @MainActor
+open class NSLayoutAnchor<AnchorType: AnyObject>: NSObject {
+    weak var item: AnyObject?
+    let attribute: NSLayoutConstraint.Attribute
+
+    init(item: AnyObject, attribute: NSLayoutConstraint.Attribute) {
+        self.item = item
+        self.attribute = attribute
+        super.init()
+    }
+
+    private func relate(_ relation: NSLayoutConstraint.Relation, _ anchor: NSLayoutAnchor<AnchorType>?,
+                        multiplier: CGFloat = 1, constant: CGFloat) -> NSLayoutConstraint {
+        NSLayoutConstraint(item: item as Any, attribute: attribute, relatedBy: relation, toItem: anchor?.item,
+                           attribute: anchor?.attribute ?? .notAnAttribute, multiplier: multiplier, constant: constant)
+    }
+
+    /// `self == anchor`.
+    open func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>) -> NSLayoutConstraint {
+        relate(.equal, anchor, constant: 0)
+    }
+    /// `self == anchor + c`.
+    open func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>, constant c: CGFloat) -> NSLayoutConstraint {
+        relate(.equal, anchor, constant: c)
+    }
+    /// `self >= anchor`.
+    open func constraint(greaterThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>) -> NSLayoutConstraint {
+        relate(.greaterThanOrEqual, anchor, constant: 0)
+    }
+    /// `self >= anchor + c`.
+    open func constraint(greaterThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>, constant c: CGFloat) -> NSLayoutConstraint {
+        relate(.greaterThanOrEqual, anchor, constant: c)
+    }
+    /// `self <= anchor`.
+    open func constraint(lessThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>) -> NSLayoutConstraint {
+        relate(.lessThanOrEqual, anchor, constant: 0)
+    }
+    /// `self <= anchor + c`.
+    open func constraint(lessThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>, constant c: CGFloat) -> NSLayoutConstraint {
+        relate(.lessThanOrEqual, anchor, constant: c)
+    }
+
+    fileprivate func dimension(_ relation: NSLayoutConstraint.Relation, _ anchor: NSLayoutAnchor<AnchorType>?,
+                               multiplier: CGFloat, constant: CGFloat) -> NSLayoutConstraint {
+        relate(relation, anchor, multiplier: multiplier, constant: constant)
+    }
+}
+
+/// A horizontal anchor (`NSLayoutXAxisAnchor`).
+@preconcurrency @MainActor
+open class NSLayoutXAxisAnchor: NSLayoutAnchor<NSLayoutXAxisAnchor> {
+    /// `self == anchor + multiplier * system spacing`.
+    open func constraint(equalToSystemSpacingAfter anchor: NSLayoutXAxisAnchor, multiplier: CGFloat) -> NSLayoutConstraint {
+        constraint(equalTo: anchor, constant: 8 * multiplier)
+    }
+}
+
+/// A vertical anchor (`NSLayoutYAxisAnchor`).
+@preconcurrency @MainActor
+open class NSLayoutYAxisAnchor: NSLayoutAnchor<NSLayoutYAxisAnchor> {
+    /// `self == anchor + multiplier * system spacing`.
+    open func constraint(equalToSystemSpacingBelow anchor: NSLayoutYAxisAnchor, multiplier: CGFloat) -> NSLayoutConstraint {
+        constraint(equalTo: anchor, constant: 8 * multiplier)
+    }
+}
+
+/// A width or height anchor (`NSLayoutDimension`).
+@preconcurrency @MainActor
+open class NSLayoutDimension: NSLayoutAnchor<NSLayoutDimension> {
+    /// `self == c`.
+    open func constraint(equalToConstant c: CGFloat) -> NSLayoutConstraint { dimension(.equal, nil, multiplier: 0, constant: c) }
+    /// `self >= c`.
+    open func constraint(greaterThanOrEqualToConstant c: CGFloat) -> NSLayoutConstraint {
+        dimension(.greaterThanOrEqual, nil, multiplier: 0, constant: c)
+    }
+    /// `self <= c`.
+    open func constraint(lessThanOrEqualToConstant c: CGFloat) -> NSLayoutConstraint {
+        dimension(.lessThanOrEqual, nil, multiplier: 0, constant: c)
+    }
+    /// `self == m * anchor`.
+    open func constraint(equalTo anchor: NSLayoutDimension, multiplier m: CGFloat) -> NSLayoutConstraint {
+        dimension(.equal, anchor, multiplier: m, constant: 0)
+    }
+    /// `self == m * anchor + c`.
+    open func constraint(equalTo anchor: NSLayoutDimension, multiplier m: CGFloat, constant c: CGFloat) -> NSLayoutConstraint {
+        dimension(.equal, anchor, multiplier: m, constant: c)
+    }
+}
+
+/// The anchors every view and layout guide has.
+@preconcurrency @MainActor
+public protocol LayoutAnchorProviding: AnyObject {}
+
+extension LayoutAnchorProviding {
+    public var leadingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(item: self, attribute: .leading) }
+    public var trailingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(item: self, attribute: .trailing) }
+    public var leftAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(item: self, attribute: .left) }
+    public var rightAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(item: self, attribute: .right) }
+    public var centerXAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(item: self, attribute: .centerX) }
+    public var topAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .top) }
+    public var bottomAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .bottom) }
+    public var centerYAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .centerY) }
+    public var widthAnchor: NSLayoutDimension { NSLayoutDimension(item: self, attribute: .width) }
+    public var heightAnchor: NSLayoutDimension { NSLayoutDimension(item: self, attribute: .height) }
+}
+
+extension UIView: LayoutAnchorProviding {
+    public var firstBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .firstBaseline) }
+    public var lastBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .lastBaseline) }
+    /// The area not covered by bars (the whole view here).
+    public var safeAreaLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    /// The view's margins.
+    public var layoutMarginsGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    /// The readable width of the view.
+    public var readableContentGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    /// The keyboard's top (the keyboard is never shown).
+    public var keyboardLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    /// The insets of the safe area: none.
+    public var safeAreaInsets: UIEdgeInsets { .zero }
+}
+
+/// A rectangle to lay views out against (`UILayoutGuide`).
+@preconcurrency @MainActor
+open class UILayoutGuide: NSObject, LayoutAnchorProviding {
+    /// The view the guide belongs to.
+    open weak var owningView: UIView?
+    /// A name for debugging.
+    open var identifier = ""
+
+    /// A guide to add to a view with `addLayoutGuide`.
+    public override init() {
+        super.init()
+    }
+
+    init(owningView: UIView) {
+        self.owningView = owningView
+        super.init()
+    }
+}
+
+extension UIView {
+    /// Adds a layout guide (kept).
+    public func addLayoutGuide(_ layoutGuide: UILayoutGuide) {
+        layoutGuide.owningView = self
+    }
+}

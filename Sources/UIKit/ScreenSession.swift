@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Synchronization
+import WalletExtensionRuntime
+import WalletWire
+
+/// Ends a ``ScreenSession`` from any thread: the authorization's completion handler may run on
+/// the main queue off the main thread (dispatchMain on Linux serves it from a worker) or on
+/// another queue, and no screen may be sent once it ran.
+package final class ScreenSessionEnd: Sendable {
+    private let ended = Mutex(false)
+
+    /// A session not ended yet.
+    package init() {}
+
+    /// Marks the session ended.
+    package func end() { ended.withLock { $0 = true } }
+    var isEnded: Bool { ended.withLock { $0 } }
+}
+
+/// Shows the UI extension's screen to the host's user agent while Wallet presents it: once the
+/// view is on screen, and again after each change the code makes in answer to the user, the
+/// visible ``ScreenForm`` goes to the host as a `ui.prompt`; the answer fills the fields and
+/// taps the chosen button, which runs its actions.
+///
+/// Changes (a label's text, a button enabled, a view shown or hidden, a spinner stopped, a
+/// controller pushed or dismissed) schedule a look at the screen on the main queue. The form is
+/// sent when the screen is ready (``ScreenForm/isReady``) and no alert is presented (an alert
+/// asks for itself); while a form is with the user, changes wait for the answer.
+@MainActor
+package final class ScreenSession {
+    private static var current: ScreenSession?
+
+    private let root: UIViewController
+    private let endSignal: ScreenSessionEnd
+    private var isAsking = false
+    private var lookScheduled = false
+    private var ended = false
+    /// Forms sent so far (tests read it).
+    private(set) var formsSent = 0
+
+    private init(root: UIViewController, endSignal: ScreenSessionEnd) {
+        self.root = root
+        self.endSignal = endSignal
+    }
+
+    /// Starts showing `root`'s screen (Wallet presented it) until `endSignal` ends it; ends any
+    /// previous session.
+    package static func begin(showing root: UIViewController, until endSignal: ScreenSessionEnd) {
+        current?.ended = true
+        let session = ScreenSession(root: root, endSignal: endSignal)
+        current = session
+        session.scheduleLook()
+    }
+
+    /// Stops showing `root`'s screen (its authorization completed).
+    package static func end(showing root: UIViewController) {
+        guard let session = current, session.root === root else { return }
+        session.ended = true
+        current = nil
+    }
+
+    private var isOver: Bool { ended || endSignal.isEnded }
+
+    /// Something visible may have changed: look at the screen again soon.
+    static func noteChange() {
+        current?.scheduleLook()
+    }
+
+    private func scheduleLook() {
+        guard !lookScheduled, !isOver, !isAsking else { return }
+        lookScheduled = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.lookScheduled = false
+                self.look()
+            }
+        }
+    }
+
+    /// Sends the screen's form if it is ready and nothing else is asking.
+    private func look() {
+        guard !isOver, !isAsking else { return }
+        var shown = root
+        while let presented = shown.presentedViewController { shown = presented }
+        if shown is UIAlertController { return }
+        let form = ScreenForm(controller: shown)
+        guard form.isReady else { return }
+        isAsking = true
+        formsSent += 1
+        let prompt = form.prompt
+        let session = UncheckedSendable(self)
+        let screen = UncheckedSendable(form)
+        DispatchQueue.global().async {
+            let answer = Result { () throws(HostServiceError) in try WalletUserInterface.prompt(prompt) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { session.value.userAnswered(answer, on: screen.value) }
+            }
+        }
+    }
+
+    private func userAnswered(_ answer: Result<UIPromptResult, HostServiceError>, on form: ScreenForm) {
+        isAsking = false
+        guard !isOver else { return }
+        switch answer {
+        case .success(let response):
+            // Fill the fields, let the code react (a button enabled, a SwiftUI view rendered
+            // again), then tap the chosen button as the screen is now.
+            form.fill(from: response)
+            var shown = root
+            while let presented = shown.presentedViewController { shown = presented }
+            shown.updateBeforeTap()
+            if let problem = ScreenForm(controller: shown).tap(response.action) { print("UIKit: \(problem)") }
+            scheduleLook()
+        case .failure(let error):
+            print("UIKit: screen \"\(form.prompt.title)\" could not be shown (\(error))"
+                  + (form.prompt.actions.contains("Cancel") ? "; tapping Cancel" : "; nothing more is asked"))
+            if form.prompt.actions.contains("Cancel") {
+                _ = form.tap("Cancel")
+            } else {
+                ended = true
+            }
+        }
+    }
+}
