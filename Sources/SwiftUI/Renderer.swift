@@ -135,7 +135,7 @@ private final class WeakHost: @unchecked Sendable {
 
 /// Whether code runs on the main queue (whatever thread serves it).
 enum MainQueue {
-    nonisolated(unsafe) private static let key = DispatchSpecificKey<Bool>()
+    private static let key = DispatchSpecificKey<Bool>()
     private static let marked: Bool = {
         DispatchQueue.main.setSpecific(key: key, value: true)
         return true

@@ -138,7 +138,7 @@ where ObjectType.ObjectWillChangePublisher == ObservableObjectPublisher {
 
     func link(to host: HostingState, key: String, environment: EnvironmentValues) {
         let make = make
-        let slot = host.slot(for: key) { Optional(make()) }
+        let slot = host.slot(for: key) { Optional(make()) as Any }
         reference.slot = slot
         if let object = slot.value as? ObjectType { host.observe(object, key: key) }
     }

@@ -42,12 +42,13 @@ final class IssuerBackendClient: Sendable {
         task.resume()
     }
 
-    /// POST /provision with the card and Wallet's nonce.
-    func addRequest(cardID: String, nonce: Data, certificates: [Data]) async throws -> BackendAddRequest {
+    /// POST /provision with the card, Wallet's nonce and signature, and the certificates to encrypt for.
+    func addRequest(cardID: String, nonce: Data, nonceSignature: Data, certificates: [Data]) async throws -> BackendAddRequest {
         var request = URLRequest(url: baseURL.appendingPathComponent("provision"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let body: [String: Any] = ["card": cardID, "nonce": nonce.base64EncodedString(),
+                                   "nonceSignature": nonceSignature.base64EncodedString(),
                                    "certificates": certificates.map { $0.base64EncodedString() }]
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await session.data(for: request)

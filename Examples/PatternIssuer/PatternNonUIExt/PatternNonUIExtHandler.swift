@@ -47,7 +47,8 @@ final class PatternNonUIExtHandler: PKIssuerProvisioningExtensionHandler {
     ) async -> PKAddPaymentPassRequest? {
         guard let backend else { return nil }
         do {
-            let fields = try await backend.addRequest(cardID: identifier, nonce: nonce, certificates: certificates)
+            let fields = try await backend.addRequest(cardID: identifier, nonce: nonce, nonceSignature: nonceSignature,
+                                                      certificates: certificates)
             let request = PKAddPaymentPassRequest()
             request.activationData = Data(base64Encoded: fields.activationData)
             request.encryptedPassData = Data(base64Encoded: fields.encryptedPassData)

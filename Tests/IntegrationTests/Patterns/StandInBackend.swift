@@ -3,7 +3,8 @@ import WalletTestSupport
 
 /// The issuer's backend for the pattern extensions: a Python HTTP server on a free local port.
 /// `GET /cards` lists two cards, `POST /login` accepts `pat` / `pattern-pass` (401 otherwise),
-/// `POST /provision` returns well-formed add-request fields. Every request is counted by path.
+/// `POST /provision` encrypts the card for the leaf certificate it was sent (ECC_V2, with the
+/// Python issuer's `issuer_crypto.py`, as a real backend would). Every request is counted by path.
 final class StandInBackend: @unchecked Sendable {
     // @unchecked: the process and pipe are only used by the test that owns the backend.
     let baseURL: URL
@@ -13,9 +14,13 @@ final class StandInBackend: @unchecked Sendable {
     static let script = #"""
         import base64, json, os, sys
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        sys.path.insert(0, sys.argv[1])
+        import issuer_crypto
 
         CARDS = [{"id": "pat-card-1", "title": "Pattern Debit", "suffix": "1111", "cardholder": "Pat Doe"},
                  {"id": "pat-card-2", "title": "Pattern Credit", "suffix": "2222", "cardholder": "Pat Doe"}]
+        # Card numbers stay in the backend (they pass Luhn and end with the suffixes above).
+        PANS = {"pat-card-1": "4000001234021111", "pat-card-2": "4000001234062222"}
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):
@@ -40,9 +45,12 @@ final class StandInBackend: @unchecked Sendable {
                     self.answer(200 if ok else 401, {"ok": ok})
                 elif self.path == "/provision":
                     b64 = lambda data: base64.b64encode(data).decode()
-                    self.answer(200, {"activationData": b64(os.urandom(32)),
-                                      "encryptedPassData": b64(os.urandom(96)),
-                                      "ephemeralPublicKey": b64(b"\x04" + os.urandom(64))})
+                    chain = [base64.b64decode(certificate) for certificate in body["certificates"]]
+                    card = body["card"]
+                    sealed = issuer_crypto.encrypt(issuer_crypto.payload(
+                        PANS[card], "12/39", "Pat Doe", base64.b64decode(body["nonce"]),
+                        base64.b64decode(body["nonceSignature"])), chain)
+                    self.answer(200, {field: b64(value) for field, value in sealed.items()})
                 else:
                     self.answer(404, {})
 
@@ -56,7 +64,8 @@ final class StandInBackend: @unchecked Sendable {
         guard let python = Python3.path else { throw BackendError("no python3 on PATH") }
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", Self.script]
+        // The Python issuer's ECC_V2 encryption (standard library only).
+        process.arguments = ["-c", Self.script, BuildProducts.repositoryRoot.appendingPathComponent("Examples/PythonIssuer").path]
         let pipe = Pipe()
         process.standardOutput = pipe
         output = pipe.fileHandleForReading
