@@ -22,6 +22,8 @@ struct Options {
     var walletHost = ""
     var bundles = ""
     var minimal = ""
+    /// Benchmarks/CStatusExt, built by scripts/bench-daemon (empty: the SDK extension only).
+    var cExtension = ""
     var issuers = 100
     var discoveries = 30
     var calls = 3000
@@ -40,6 +42,7 @@ struct Options {
             case "--wallet-host": walletHost = arguments.next() ?? ""
             case "--bundles": bundles = arguments.next() ?? ""
             case "--minimal": minimal = arguments.next() ?? ""
+            case "--c-extension": cExtension = arguments.next() ?? ""
             case "--issuers": issuers = Int(arguments.next() ?? "") ?? issuers
             case "--discoveries": discoveries = Int(arguments.next() ?? "") ?? discoveries
             case "--calls": calls = Int(arguments.next() ?? "") ?? calls
@@ -205,58 +208,34 @@ if options.runs("issuers") {
     line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
     line("")
 
-    // Warm call: the same extension warm in process and through the daemon.
-    let appex = apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex")
-    let (bundle, _) = BundleLoader.wallet.loadExtension(at: appex)
-    var configuration = HostConfiguration()
-    configuration.idleTimeout = nil
-    let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle!, appGroups: [:]), configuration: configuration)
-    await runner.prewarm()
-    var inProcess: [Double] = []
-    for _ in 0..<options.calls {
-        let started = ContinuousClock.now
-        _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        inProcess.append(milliseconds(ContinuousClock.now - started))
+    // Warm call: the same extension warm in process and through the daemon, less the client's
+    // own cost. The C extension (no runtime) is the issue's figure; the SDK's minimal one beside it.
+    var extensions = [("minimal SDK extension", apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex"))]
+    if !options.cExtension.isEmpty {
+        extensions.insert(("C extension", try cExtensionBundle(executable: options.cExtension, in: work)), at: 0)
     }
-    await runner.stop()
-    /// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
-    struct CallAnswer: Decodable {
-        struct Report: Decodable {
-            var method: String
-            var result: StatusResult?
-            var pid: Int32?
-            var launchedProcess: Bool
-            var callMs: Double
-            var totalMs: Double
-            var peakFootprintBytes: Int?
-        }
-        var report: Report
-        var succeeded: Bool
+    for (label, appex) in extensions {
+        let (inProcess, throughDaemon, clientCost) = try await warmStatusCalls(appex: appex, socket: daemon.socket, calls: options.calls,
+                                                                               work: work)
+        let inP50 = percentile(inProcess, 0.5) * 1000
+        let daemonP50 = percentile(throughDaemon, 0.5) * 1000
+        let costP50 = percentile(clientCost, 0.5) * 1000
+        let added = daemonP50 - costP50 - inP50
+        line("== warm status call, \(label), \(options.calls) each, interleaved")
+        line("  in process (baseline):      p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
+        line("  the client's own cost:      p50 \(format(costP50, 1)) us (the same request and answer, a server that answers at once)")
+        line("  through the daemon:         p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
+        line("  added by the daemon: \(format(daemonP50, 1)) - \(format(costP50, 1)) - \(format(inP50, 1)) = \(added >= 0 ? "+" : "")\(format(added, 1)) us; target <= +50 us: \(added <= 50 ? "met" : "MISSED")")
     }
-    let callParams = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
-    var throughDaemon: [Double] = []
-    for _ in 0..<options.calls {
-        let started = ContinuousClock.now
-        _ = try await client.call("extension.call", callParams, as: CallAnswer.self)
-        throughDaemon.append(milliseconds(ContinuousClock.now - started))
-    }
-    // The client's own cost: the same client, the same lines, against a server that answers at once
-    // with the daemon's own answer (captured once).
-    let cannedCall = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "extension.call", params: callParams),
-                                            directory: work)
+    // A request the daemon answers without an extension, beside the client's own cost for it.
     let cannedDevice = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "device.get", params: .object([:])),
                                               directory: work)
-    let callEchoClient = try DaemonClient(connectingTo: cannedCall.socketPath)
     let deviceEchoClient = try DaemonClient(connectingTo: cannedDevice.socketPath)
-    var callEcho: [Double] = []
     var deviceEcho: [Double] = []
     var unknownMethod: [Double] = []
     var deviceGet: [Double] = []
     for _ in 0..<options.calls {
         var started = ContinuousClock.now
-        _ = try await callEchoClient.call("extension.call", callParams, as: CallAnswer.self)
-        callEcho.append(milliseconds(ContinuousClock.now - started))
-        started = ContinuousClock.now
         _ = try await deviceEchoClient.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
         deviceEcho.append(milliseconds(ContinuousClock.now - started))
         started = ContinuousClock.now
@@ -266,15 +245,6 @@ if options.runs("issuers") {
         _ = try await client.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
         deviceGet.append(milliseconds(ContinuousClock.now - started))
     }
-    let inP50 = percentile(inProcess, 0.5) * 1000
-    let daemonP50 = percentile(throughDaemon, 0.5) * 1000
-    let callEchoP50 = percentile(callEcho, 0.5) * 1000
-    let added = daemonP50 - callEchoP50 - inP50
-    line("== warm status call, \(options.calls) each")
-    line("  in process (baseline):      p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
-    line("  the client's own cost:      p50 \(format(callEchoP50, 1)) us (the same request and answer, a server that answers at once)")
-    line("  through the daemon:         p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
-    line("  added by the daemon: \(format(daemonP50, 1)) - \(format(callEchoP50, 1)) - \(format(inP50, 1)) = \(added >= 0 ? "+" : "")\(format(added, 1)) us; target <= +50 us: \(added <= 50 ? "met" : "MISSED")")
     let deviceP50 = percentile(deviceGet, 0.5) * 1000
     let deviceEchoP50 = percentile(deviceEcho, 0.5) * 1000
     line("== a request the daemon answers without an extension, \(options.calls) each")

@@ -1,6 +1,7 @@
 // What the host's per-extension I/O thread asks of the kernel besides spawning: cgroup v1 memory
 // events (the kernel signals an eventfd when a group's usage crosses a threshold or its OOM
-// killer acts, so the host need not read the group's files to find out), and its own name.
+// killer acts, so the host need not read the group's files to find out), a timer that a caller
+// can bring forward without waking the thread, and the thread's name.
 #include "wallet_spawn.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 int wh_cgroup_event(int event_control_fd, int target_fd, const char *arguments, int eventfd_in) {
@@ -41,4 +43,16 @@ unsigned long long wh_eventfd_drain(int fd) {
 
 void wh_set_thread_name(const char *name) {
     prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+int wh_timer_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+void wh_timer_arm(int timer, long long nanoseconds) {
+    if (nanoseconds < 1) nanoseconds = 1;
+    struct itimerspec value = {0};
+    value.it_value.tv_sec = (time_t)(nanoseconds / 1000000000LL);
+    value.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
+    timerfd_settime(timer, 0, &value, NULL);
 }

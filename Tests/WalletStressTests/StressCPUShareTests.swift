@@ -19,14 +19,15 @@ import WalletStress
     }
 
     @Test func theSearchFindsTheShareWhereStatusStartsMissing() async throws {
-        // A 40 ms deadline keeps the search short; the SDK helper's cold launch needs a few ms of CPU.
-        let (descriptor, configuration) = try StressRunHarness.helper(mode: "normal", statusDeadline: .milliseconds(40))
+        // An 80 ms deadline keeps the search short and leaves a loaded machine room for the helper's
+        // cold launch at full speed (it loads libcrypto for its backend; 40 ms missed under the full suite).
+        let (descriptor, configuration) = try StressRunHarness.helper(mode: "normal", statusDeadline: .milliseconds(80))
         let outcome = await CPUShareSearch.run(descriptor: descriptor, configuration: configuration, callsPerProbe: 4)
         let passing = try #require(outcome.lowestPassingSharePercent, "\(outcome.sentence)")
         if let missing = outcome.highestMissingSharePercent {
             #expect(missing < passing)
             #expect(passing - missing <= 1)
-            #expect(outcome.sentence.contains("starts missing 40.0 ms below"))
+            #expect(outcome.sentence.contains("starts missing 80.0 ms below"))
         }
         #expect(outcome.probes.count >= 2)
     }

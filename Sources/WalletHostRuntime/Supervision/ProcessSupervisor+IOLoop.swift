@@ -62,6 +62,7 @@ extension ProcessSupervisor {
                 pollfd(fd: loop.stderrOpen ? child.stderrReader : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wantsWrite ? child.requestWriter : -1, events: Int16(POLLOUT), revents: 0),
                 pollfd(fd: memoryEvents, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
             ]
             // Without a pidfd, look for the exit every 20 ms.
             let effectiveTimeout = child.exitDescriptor < 0 ? min(timeout < 0 ? 20 : timeout, 20) : timeout
@@ -69,6 +70,7 @@ extension ProcessSupervisor {
             let ready = { (index: Int) in fds[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
 
             if ready(0) { drainWakeup(buffer) }
+            if ready(7) { _ = wh_eventfd_drain(timer) }
             if ready(2) { readResponses(buffer, loop: &loop) }
             if ready(3) { readOutput(buffer, stream: .stdout, loop: &loop) }
             if ready(4) { readOutput(buffer, stream: .stderr, loop: &loop) }
@@ -115,9 +117,14 @@ extension ProcessSupervisor {
             if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
         }
         let longest = watched && !plan.callsInFlight ? watchedIdlePollInterval : idlePollInterval
-        let wakeAt = min(nearest ?? now + longest, now + longest)
+        var wakeAt = min(nearest ?? now + longest, now + longest)
         let wantsWrite = state.withLock { state -> Bool in
+            // A deadline a writer brought the timer forward to (its call booked after the plan was read).
+            if let forward = state.broughtForward, forward < wakeAt { wakeAt = forward }
+            state.broughtForward = nil
             state.plannedWake = wakeAt
+            // Under the lock, so that a writer bringing the timer forward is never overridden.
+            wh_timer_arm(timer, Self.nanoseconds(until: wakeAt))
             return !state.outgoing.isEmpty
         }
         let milliseconds = max(0, Int32(clamping: Int64(((wakeAt - now) / .milliseconds(1)).rounded(.up))))

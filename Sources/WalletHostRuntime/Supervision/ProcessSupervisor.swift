@@ -54,8 +54,10 @@ final class ProcessSupervisor: Sendable {
         var phase = Phase.running
         /// Bytes the pipe did not take yet; the I/O thread writes them when fd 3 drains.
         var outgoing = Data()
-        /// When the I/O thread will look at the timers again at the latest.
+        /// When the I/O thread will look at the timers again at the latest (its ``ProcessSupervisor/timer`` is armed for then).
         var plannedWake: ContinuousClock.Instant?
+        /// A deadline a writer brought the timer forward to since the I/O thread last planned.
+        var broughtForward: ContinuousClock.Instant?
         var memoryKillFootprint: Int?
         /// What was counted when the memory limit was crossed (or the kernel killed at the group's limit).
         var memoryKillUsage: MemoryUsage?
@@ -70,6 +72,10 @@ final class ProcessSupervisor: Sendable {
     let stderrTail = Mutex(StderrTail())
     let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
+    /// The I/O thread's timer (a timerfd): armed for its planned wake, and brought forward by a
+    /// caller whose deadline comes sooner, which costs that caller one system call and the I/O
+    /// thread no wake-up until the deadline.
+    let timer: Int32
     /// Everything the extension runs, counted (``ExtensionFootprint``).
     let footprint: ExtensionFootprint
     private let exitHandler: @Sendable (ExtensionExit) -> Void
@@ -93,14 +99,22 @@ final class ProcessSupervisor: Sendable {
             context.controlGroup?.remove()
             throw error
         }
+        let timer = wh_timer_create()
         do {
+            guard timer >= 0 else {
+                var error = SpawnError(executablePath: configuration.executablePath, errno: errno, stage: .pipe)
+                error.explanation = "timerfd_create failed: \(String(cString: strerror(errno))) (errno \(errno))"
+                throw error
+            }
             child = try ChildProcess.spawn(configuration)
         } catch {
             SystemCall.close(wakeup.read)
             SystemCall.close(wakeup.write)
+            if timer >= 0 { SystemCall.close(timer) }
             context.controlGroup?.remove()
             throw error
         }
+        self.timer = timer
         // The child is in its groups (it moved itself before exec).
         context.controlGroup?.closeProcsDescriptors()
         self.wakeup = wakeup
@@ -114,6 +128,7 @@ final class ProcessSupervisor: Sendable {
     deinit {
         SystemCall.close(wakeup.read)
         SystemCall.close(wakeup.write)
+        SystemCall.close(timer)
         child.closeDescriptors()
     }
 
@@ -150,10 +165,9 @@ final class ProcessSupervisor: Sendable {
     // MARK: Writing
 
     /// Writes `line` on fd 3 now, as far as the pipe takes it; the I/O thread writes the rest.
-    /// - Parameter deadline: the deadline of the call the line asks for, if any. The I/O thread
-    ///   is woken only when that deadline comes before its planned wake (or output is left to
-    ///   flush): a call due later needs no wake-up, which keeps a warm round trip to one context
-    ///   switch each way.
+    /// - Parameter deadline: the deadline of the call the line asks for, if any. When it comes
+    ///   before the I/O thread's planned wake, its timer is brought forward; the thread is woken
+    ///   only when output is left to flush. A warm round trip stays at one context switch each way.
     /// - Returns: false when the process has exited (nothing was written).
     @discardableResult
     func write(_ line: Data, deadline: ContinuousClock.Instant? = nil) -> Bool {
@@ -165,11 +179,22 @@ final class ProcessSupervisor: Sendable {
             } else {
                 state.outgoing.append(line)
             }
-            let dueSooner = deadline.map { deadline in state.plannedWake.map { deadline < $0 } ?? true } ?? false
-            return (true, !state.outgoing.isEmpty || dueSooner)
+            if let deadline, state.plannedWake.map({ deadline < $0 }) ?? true {
+                // Due before the I/O thread's planned wake: bring its timer forward (no wake-up now).
+                state.plannedWake = deadline
+                state.broughtForward = min(state.broughtForward ?? deadline, deadline)
+                wh_timer_arm(timer, Self.nanoseconds(until: deadline))
+            }
+            return (true, !state.outgoing.isEmpty)
         }
         if needsWake { wake() }
         return written
+    }
+
+    /// From now to `instant`, for the timer (0 when it has passed).
+    static func nanoseconds(until instant: ContinuousClock.Instant) -> Int64 {
+        let left = instant - .now
+        return left <= .zero ? 0 : left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
     }
 
     /// Nudges the I/O thread to recompute its timers or flush output.

@@ -1,0 +1,73 @@
+import Foundation
+import Wallet
+import WalletBundleInspection
+import WalletDaemon
+import WalletHostRuntime
+import WalletWire
+
+/// What a client reads of `extension.call`'s answer: the report `call --json` prints, typed.
+struct CallAnswer: Decodable {
+    struct Report: Decodable {
+        var method: String
+        var result: StatusResult?
+        var pid: Int32?
+        var launchedProcess: Bool
+        var callMs: Double
+        var totalMs: Double
+        var peakFootprintBytes: Int?
+    }
+    var report: Report
+    var succeeded: Bool
+}
+
+/// One extension's warm `status`, `calls` times each, in milliseconds: in process (its own
+/// runner), through the daemon at `socket`, and the client's own cost (the same client and lines
+/// against a server that answers at once with the daemon's answer). The three are interleaved,
+/// call by call, so that the machine's moods fall on all of them alike.
+func warmStatusCalls(appex: URL, socket: String, calls: Int, work: URL) async throws
+    -> (inProcess: [Double], throughDaemon: [Double], clientCost: [Double]) {
+    let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
+    guard let bundle else { throw DaemonError("cannot load \(appex.path): \(findings)") }
+    var configuration = HostConfiguration()
+    configuration.idleTimeout = nil
+    let runner = ExtensionRunner(descriptor: ExtensionDescriptor(bundle: bundle, appGroups: [:]), configuration: configuration)
+    await runner.prewarm()
+    let params = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
+    let daemon = try DaemonClient(connectingTo: socket)
+    // Warm the daemon's process for it, then capture its answer for the canned server.
+    _ = try await daemon.call("extension.call", params, as: CallAnswer.self)
+    let canned = try CannedAnswerServer(answer: rawAnswer(socket: socket, method: "extension.call", params: params), directory: work)
+    let echo = try DaemonClient(connectingTo: canned.socketPath)
+    var inProcess: [Double] = []
+    var throughDaemon: [Double] = []
+    var clientCost: [Double] = []
+    for _ in 0..<calls {
+        var started = ContinuousClock.now
+        _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        inProcess.append((ContinuousClock.now - started).milliseconds)
+        started = ContinuousClock.now
+        _ = try await daemon.call("extension.call", params, as: CallAnswer.self)
+        throughDaemon.append((ContinuousClock.now - started).milliseconds)
+        started = ContinuousClock.now
+        _ = try await echo.call("extension.call", params, as: CallAnswer.self)
+        clientCost.append((ContinuousClock.now - started).milliseconds)
+    }
+    await runner.stop()
+    return (inProcess, throughDaemon, clientCost)
+}
+
+/// The C extension (Benchmarks/CStatusExt, no runtime) in a bundle of its own.
+func cExtensionBundle(executable: String, in directory: URL) throws -> URL {
+    let appex = directory.appendingPathComponent("CBench.app/PlugIns/CStatusExt.appex")
+    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
+    try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": "com.example.cbench", "CFBundleExecutable": "CBench"],
+                                       format: .xml, options: 0)
+        .write(to: directory.appendingPathComponent("CBench.app/Info.plist"))
+    let info: [String: Any] = [
+        "CFBundleIdentifier": "com.example.cbench.CStatusExt", "CFBundleExecutable": "CStatusExt", "MinimumOSVersion": "14.0",
+        "NSExtension": ["NSExtensionPointIdentifier": WalletExtensionPoint.nonUI, "NSExtensionPrincipalClass": "CStatusExt.Handler"],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: appex.appendingPathComponent("Info.plist"))
+    try FileManager.default.copyItem(atPath: executable, toPath: appex.appendingPathComponent("CStatusExt").path)
+    return appex
+}
