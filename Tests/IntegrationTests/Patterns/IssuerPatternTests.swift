@@ -4,6 +4,9 @@ import Wallet
 import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issuer code as it is written for iOS, run through add-card with a scripted user: a non-UI
 /// extension that calls its backend with URLSession from a Foundation-only file and draws its
@@ -80,5 +83,51 @@ struct IssuerPatternTests {
         #expect(report.authorization == "canceled")
         #expect(screens.count == 1)
         #expect(!served.contains { $0.hasPrefix("served /login") })
+    }
+
+    /// The same SwiftUI login through a daemon: `wallet-host add-card --state` routes the flow
+    /// to the daemon serving that state directory, whose UI extension's screens come back to this
+    /// command as forwarded prompts, answered by its scripted user.
+    @Test("SwiftUI login through the daemon: the screens are forwarded to the command's user, the cards added")
+    func swiftUILoginThroughTheDaemon() async throws {
+        let backend = try StandInBackend()
+        let directory = try TemporaryDirectory(prefix: "wallet-host-patterns")
+        defer { directory.remove() }
+        let apps = directory.url.appendingPathComponent("apps")
+        let state = directory.url.appendingPathComponent("state")
+        _ = try PatternIssuerApp.assemble(in: apps, name: "Pattern", bundleIdentifier: "com.example.pattern",
+                                          uiExecutable: "PatternSwiftUIExt", backend: backend.baseURL)
+        let script = directory.url.appendingPathComponent("user.json")
+        let answers = #"{"answers": [{"action": "Sign In", "values": {"username": "pat", "password": "nope", "terms": "yes"}}, "#
+            + #"{"action": "Sign In", "values": {"username": "pat", "password": "pattern-pass"}}]}"#
+        try Data(answers.utf8).write(to: script)
+        let daemon = Process()
+        daemon.executableURL = BuildProducts.walletHost
+        daemon.arguments = ["serve", "--apps", apps.path, "--state", state.path]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+            _ = backend.stop()
+        }
+        try await waitFor("the daemon answers") {
+            try WalletHostCommand.run(["ps", "--state", state.path]).status == 0
+        }
+        let open = try WalletHostCommand.run(["app", "open", "Pattern", "--apps", apps.path, "--state", state.path])
+        #expect(open.status == 0, "\(open.standardError)")
+        let run = try WalletHostCommand.run(["add-card", "--apps", apps.path, "--state", state.path, "--user-agent", script.path, "--json"])
+        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
+        let report = try run.json()
+        #expect(report["failure"] == nil, "\(report["failure"] ?? "")")
+        #expect(report["authorization"] as? String == "authorized")
+        #expect((report["cards"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Pattern Debit", "Pattern Credit"])
+        let screens = try #require(report["screens"] as? [[String: Any]], "\(report)")
+        #expect(screens.count == 2)
+        #expect(screens.first?["title"] as? String == "Sign in with SwiftUI")
+        // The daemon ran it: its pool keeps the issuer's non-UI extension.
+        let ps = try WalletHostCommand.run(["ps", "--state", state.path])
+        #expect(ps.standardOutput.contains("com.example.pattern.PatternNonUIExt"), "\(ps.standardOutput)")
     }
 }
