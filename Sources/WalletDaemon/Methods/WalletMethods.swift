@@ -179,7 +179,10 @@ public struct WalletMethods: Sendable {
         let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { notification in
             connection.send(notification, droppable: true)
         })
-        client.addSubscription(id)
+        guard client.addSubscription(id) else {
+            server.hub.unsubscribe(id)
+            throw RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client left")
+        }
         return DaemonAPI.Subscribed(subscription: id)
     }
 }

@@ -229,8 +229,7 @@ public actor ExtensionPool {
     private func retire(_ runner: ExtensionRunner, reason: String) {
         let key = ObjectIdentifier(runner)
         retiring[key] = Task {
-            await runner.callsEnded(within: .seconds(25))
-            await runner.stop(reason: reason)
+            await runner.stopAfterCalls(within: .seconds(25), reason: reason)
             self.retired(key)
         }
     }

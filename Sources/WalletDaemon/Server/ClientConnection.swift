@@ -154,7 +154,7 @@ public final class ClientConnection: Sendable {
             }
             if failed { break }
             if written < line.count {
-                unwritten.append(written == 0 ? line : line.subdata(in: written..<line.count))
+                unwritten.append(written == 0 ? line : Data(line[(line.startIndex + written)...]))
                 unwritten.append(contentsOf: lines[(index + 1)...])
                 break
             }
@@ -320,12 +320,14 @@ public final class ClientConnection: Sendable {
             state.queuedBytes = 0
             state.waiting.removeAll()
             state.waitingStart = 0
+            // Both ways, and under the lock: epoll reports a hang-up whatever it watches, and the
+            // loop, which closes the socket under this lock too, cannot have closed it (and the
+            // number gone to another client) before this shutdown.
+            shutdown(fd, Int32(SHUT_RDWR))
             defer { state.onClose.removeAll() }
             return (state.onClose, state.drainWaiters.takeAll())
         }
         guard let ended else { return }
-        // Both ways: epoll reports a hang-up whatever it watches, and the loop closes the socket.
-        shutdown(fd, Int32(SHUT_RDWR))
         for waiter in ended.waiters { waiter.resume(returning: true) }
         for handler in ended.handlers { handler() }
     }

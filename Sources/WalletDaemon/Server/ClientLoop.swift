@@ -54,7 +54,8 @@ final class ClientLoop: Sendable {
     private let wakeup: Int32
     private let limits: ClientConnection.Limits
     private let handlers: Handlers
-    private let commands = Mutex<[Command]>([])
+    /// Commands for the loop, and whether it still runs (its wake-up descriptor is closed after).
+    private let commands = Mutex<(pending: [Command], running: Bool)>(([], true))
     private let confined = Mutex(Confined())
     private let clientCount = Atomic<Int>(0)
     private let refusedPeerCount = Atomic<Int>(0)
@@ -101,8 +102,9 @@ final class ClientLoop: Sendable {
 
     /// Closes every client and ends the thread; returns once it has.
     func stop() {
+        let running = commands.withLock { $0.running }
         post(.stop)
-        finished.wait()
+        if running { finished.wait() }
     }
 
     /// A client with a line that can now be served (one of its requests finished, or it caught
@@ -110,8 +112,12 @@ final class ClientLoop: Sendable {
     func serve(_ connection: ClientConnection) { post(.serve(connection)) }
 
     private func post(_ command: Command) {
-        commands.withLock { $0.append(command) }
-        wh_poll_wakeup_signal(wakeup)
+        // Signalled under the lock: the loop closes the descriptor only after it said it stopped.
+        commands.withLock { commands in
+            guard commands.running else { return }
+            commands.pending.append(command)
+            wh_poll_wakeup_signal(wakeup)
+        }
     }
 
     // MARK: The loop
@@ -144,7 +150,7 @@ final class ClientLoop: Sendable {
                 let events = readyEvents[index]
                 if fd == wakeup {
                     wh_poll_wakeup_drain(wakeup)
-                    for command in commands.withLock({ commands in defer { commands.removeAll() }; return commands }) {
+                    for command in commands.withLock({ commands in defer { commands.pending.removeAll() }; return commands.pending }) {
                         switch command {
                         case .serve(let connection):
                             if confined.withLock({ $0.connections[connection.fd] === connection }) { makeDue(connection) }
@@ -215,6 +221,7 @@ final class ClientLoop: Sendable {
         }
         for connection in connections { release(connection) }
         for fd in refused { close(fd) }
+        commands.withLock { $0.running = false }
         close(wakeup)
         close(poll)
         finished.signal()

@@ -13,6 +13,8 @@ public final class ClientSession: Sendable {
         var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
         var nextRequestID = 1
         var subscriptions: [Int] = []
+        /// The client left: work and subscriptions that come later are ended at once.
+        var gone = false
     }
 
     public let id: Int
@@ -75,9 +77,12 @@ public final class ClientSession: Sendable {
 
     /// Tracks a request's task so that the client's leaving cancels it.
     func track(_ id: RequestID, _ task: Task<Void, Never>) {
-        state.withLock { state in
+        let cancel = state.withLock { state -> Bool in
+            if state.gone { return true }
             if state.finishedEarly.remove(id) == nil { state.work[id] = task }
+            return false
         }
+        if cancel { task.cancel() }
     }
 
     func taskFor(_ id: RequestID) -> Task<Void, Never>? {
@@ -90,8 +95,13 @@ public final class ClientSession: Sendable {
         }
     }
 
-    func addSubscription(_ id: Int) {
-        state.withLock { $0.subscriptions.append(id) }
+    /// - Returns: false when the client has left (the caller removes the subscription again).
+    func addSubscription(_ id: Int) -> Bool {
+        state.withLock { state in
+            guard !state.gone else { return false }
+            state.subscriptions.append(id)
+            return true
+        }
     }
 
     func removeSubscription(_ id: Int) -> Bool {
@@ -106,6 +116,7 @@ public final class ClientSession: Sendable {
     /// - Returns: its subscriptions, to remove from the hub.
     func disconnected() -> [Int] {
         let (work, waiting, subscriptions) = state.withLock { state in
+            state.gone = true
             defer {
                 state.work.removeAll()
                 state.waiting.removeAll()

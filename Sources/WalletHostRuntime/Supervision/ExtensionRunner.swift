@@ -31,6 +31,9 @@ public actor ExtensionRunner {
     private struct CallActivity {
         var inFlight = 0
         var idleWaiters = TimedWaiters<Bool, Void>()
+        /// The runner is stopping its process for want of calls: ``callWarm`` sends none (it would
+        /// reach a process being stopped), ``call`` launches another.
+        var warmCallsClosed = false
     }
     private var callsInFlight: Int { activity.withLock { $0.inFlight } }
     private var lastCallEnded = ContinuousClock.now
@@ -140,9 +143,14 @@ public actor ExtensionRunner {
     ) -> Bool {
         guard let connection = warmConnection.withLock({ $0 }), !connection.isStoppingOrExited,
               connection.session.handshakeCompletedAt != nil else { return false }
+        // Counted in the same step as the check: an idle stop that saw no call cannot miss this one.
+        guard activity.withLock({ activity in
+            guard !activity.warmCallsClosed else { return false }
+            activity.inFlight += 1
+            return true
+        }) else { return false }
         let askedAt = ContinuousClock.now
         let deadline = (deadline ?? configuration.deadline(for: method, at: descriptor.point)).map { askedAt + $0 }
-        callStarted()
         connection.send(method: method, params: params, askedAt: askedAt, deadline: deadline) { [self] reply in
             let outcome = outcome(of: method, reply: reply, resultType: resultType, askedAt: askedAt, connection: connection,
                                   launchMilliseconds: nil, launchedNow: false)
@@ -219,6 +227,15 @@ public actor ExtensionRunner {
         }, abandon: { [self] id in
             activity.withLock { $0.idleWaiters.abandon(id) }?.resume(returning: nil)
         })
+    }
+
+    /// Stops the process once the calls in flight are over (at most `timeout`); no warm call
+    /// starts meanwhile (a caller then goes through ``call(_:params:resultType:)``, which would
+    /// launch a process again). For a runner being replaced.
+    public func stopAfterCalls(within timeout: Duration, reason: String) async {
+        activity.withLock { $0.warmCallsClosed = true }
+        await callsEnded(within: timeout)
+        _ = await stop(reason: reason)
     }
 
     /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.
@@ -404,11 +421,18 @@ public actor ExtensionRunner {
     /// Stops the process if it has been idle long enough; otherwise returns when to look again.
     private func stopIfIdle(idleTimeout: Duration) async -> ContinuousClock.Instant? {
         let due = lastCallEnded + idleTimeout
-        if callsInFlight > 0 || ContinuousClock.now < due {
-            return callsInFlight > 0 ? .now + idleTimeout : due
+        if ContinuousClock.now < due { return due }
+        // No call in flight, and none may start warm until the process is stopped: one step.
+        let idle = activity.withLock { activity -> Bool in
+            guard activity.inFlight == 0 else { return false }
+            activity.warmCallsClosed = true
+            return true
         }
+        guard idle else { return .now + idleTimeout }
         idleWatcher = nil
         _ = await stop(.idle)
+        // The process is gone (no warm connection): the next call launches one.
+        activity.withLock { $0.warmCallsClosed = false }
         return nil
     }
 }

@@ -270,10 +270,11 @@ extension ProcessSupervisor {
         if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
             killOverMemoryLimit(footprint: last, killedByKernel: true)
         }
-        context.controlGroup?.remove()
         if loop.rpcOpen { readResponses(buffer, loop: &loop) }
         if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }
         if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
+        // After the last responses: each takes a footprint sample, which reads the group's files.
+        context.controlGroup?.remove()
 
         let stderr = stderrTail.withLock { $0.all }
         let exit = state.withLock { state -> ExtensionExit in

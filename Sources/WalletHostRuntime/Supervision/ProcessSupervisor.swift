@@ -179,11 +179,15 @@ final class ProcessSupervisor: Sendable {
             } else {
                 state.outgoing.append(line)
             }
-            if let deadline, state.plannedWake.map({ deadline < $0 }) ?? true {
-                // Due before the I/O thread's planned wake: bring its timer forward (no wake-up now).
-                state.plannedWake = deadline
+            if let deadline {
+                // Noted whatever the planned wake: the I/O thread may be planning from a timer
+                // plan read before this call was booked.
                 state.broughtForward = min(state.broughtForward ?? deadline, deadline)
-                wh_timer_arm(timer, Self.nanoseconds(until: deadline))
+                if state.plannedWake.map({ deadline < $0 }) ?? true {
+                    // Due before the I/O thread's planned wake: bring its timer forward (no wake-up now).
+                    state.plannedWake = deadline
+                    wh_timer_arm(timer, Self.nanoseconds(until: deadline))
+                }
             }
             return (true, !state.outgoing.isEmpty)
         }
