@@ -109,7 +109,7 @@ public final class ClientConnection: Sendable {
             return .queued
         }
         switch plan {
-        case .direct: return write([line])
+        case .direct: return write([line], counted: false)
         case .queued: return true
         case .dropped: return false
         case .overflow:
@@ -123,17 +123,16 @@ public final class ClientConnection: Sendable {
         let lines = state.withLock { state -> [Data]? in
             guard !state.closed, !state.writing, !state.outgoing.isEmpty else { return nil }
             state.writing = true
-            defer {
-                state.outgoing.removeAll(keepingCapacity: true)
-                state.queuedBytes = 0
-            }
+            // Still counted in `queuedBytes` until written: the limits hold while they are.
+            defer { state.outgoing.removeAll(keepingCapacity: true) }
             return state.outgoing
         }
-        if let lines { _ = write(lines) }
+        if let lines { _ = write(lines, counted: true) }
     }
 
     /// Writes `lines` without blocking, as the one writer; queues what the socket did not take.
-    private func write(_ lines: [Data]) -> Bool {
+    /// - Parameter counted: the lines are in `queuedBytes` (taken from the queue), not a direct send.
+    private func write(_ lines: [Data], counted: Bool) -> Bool {
         var unwritten: [Data] = []
         var failed = false
         for (index, line) in lines.enumerated() {
@@ -168,9 +167,17 @@ public final class ClientConnection: Sendable {
         let (readingResumes, drained) = state.withLock { state -> (Bool, [TimedWaiters<Bool, Void>.Continuation]) in
             releaseNow = endWriting(&state)
             let wasPausedByOutput = state.queuedBytes > limits.droppableBytes
-            if !unwritten.isEmpty {
-                state.outgoing.insert(contentsOf: unwritten, at: 0)
-                state.queuedBytes += unwritten.reduce(0) { $0 + $1.count }
+            let unwrittenBytes = unwritten.reduce(0) { $0 + $1.count }
+            if state.closed {
+                // close() emptied the queue while this was written: nothing is left to count.
+                state.queuedBytes = 0
+            } else {
+                if counted {
+                    state.queuedBytes -= lines.reduce(0) { $0 + $1.count } - unwrittenBytes
+                } else {
+                    state.queuedBytes += unwrittenBytes
+                }
+                if !unwritten.isEmpty { state.outgoing.insert(contentsOf: unwritten, at: 0) }
             }
             updateInterest(&state)
             let drained = state.outgoing.isEmpty ? state.drainWaiters.take { true } : []
