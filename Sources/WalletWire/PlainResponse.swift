@@ -25,8 +25,7 @@ extension WireCodec {
         case .number(let number):
             line.append(contentsOf: String(number).utf8)
         case .string(let string):
-            guard string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-            else { return nil }
+            guard Self.isPlainJSONString(string) else { return nil }
             line.append(UInt8(ascii: "\""))
             line.append(contentsOf: string.utf8)
             line.append(UInt8(ascii: "\""))
@@ -37,6 +36,14 @@ extension WireCodec {
         result.appendPlainJSON(to: &line)
         line.appendPlain("}\n")
         return line
+    }
+}
+
+extension WireCodec {
+    /// Whether `text` goes into JSON as it is, between quotes: printable ASCII without `"` or
+    /// `\`, so that a line written by hand is byte for byte what the encoder writes.
+    public static func isPlainJSONString(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 }
 

@@ -102,15 +102,12 @@ public struct WireCodec: Sendable {
     /// The bytes the encoder writes for a request with `{}` params, written by hand; nil when the
     /// id or the method would need escaping.
     private static func plainRequest(id: RequestID, method: String) -> Data? {
-        func plain(_ text: String) -> Bool {
-            text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        guard plain(method) else { return nil }
+        guard isPlainJSONString(method) else { return nil }
         let idText: String
         switch id {
         case .number(let number): idText = String(number)
         case .string(let string):
-            guard plain(string) else { return nil }
+            guard isPlainJSONString(string) else { return nil }
             idText = "\"" + string + "\""
         case .decimal: return nil
         }

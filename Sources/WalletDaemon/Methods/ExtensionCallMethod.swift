@@ -120,14 +120,3 @@ enum ExtensionCallMethod {
                       transcript: transcript, succeeded: succeeded)
     }
 }
-
-extension DaemonAnswer {
-    /// The answer of an async body: its result, or the error it threw.
-    init(_ body: () async throws -> any Encodable & Sendable) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
-        }
-    }
-}

@@ -79,9 +79,6 @@ public final class ClientConnection: Sendable {
     /// Lines dropped so far because the client read too slowly.
     public var droppedLines: Int { state.withLock { $0.dropped } }
 
-    /// Bytes queued for the client and not written yet.
-    public var queuedBytes: Int { state.withLock { $0.queuedBytes } }
-
     // MARK: Sending (any thread)
 
     /// Queues a line (with its newline) for the client. Never blocks: with nothing queued the
@@ -278,9 +275,6 @@ public final class ClientConnection: Sendable {
         }
         if wake { wakeLoop(self) }
     }
-
-    /// Lines being served now.
-    public var linesInFlight: Int { state.withLock { $0.inFlight } }
 
     /// Sets what epoll watches for: reading while no line waits for a slot and the client keeps
     /// up with its answers; writing while answers are queued and nobody is writing them.

@@ -42,6 +42,17 @@ public enum DaemonMethod: Sendable {
 /// What a ``DaemonMethod/deferred(_:)`` method answers: a result, or the error to answer with.
 public typealias DaemonAnswer = Result<any Encodable & Sendable, any Error>
 
+extension DaemonAnswer {
+    /// The answer of an async body: its result, or the error it threw.
+    public init(_ body: () async throws -> any Encodable & Sendable) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
+
 /// The daemon's own error codes, beside JSON-RPC's.
 public enum DaemonErrorCode {
     /// The command failed; the message is the sentence `wallet-host` prints (exit status 1).
@@ -229,7 +240,7 @@ public final class DaemonServer: Sendable {
             connection.finished()
         case .task(let id, let call, let method):
             let task = Task { [self] in
-                connection.send(await Self.answer(id: id) { try await method(call) })
+                connection.send(Self.answer(id: id, await DaemonAnswer { try await method(call) }))
                 session.finished(id)
                 requestFinished()
                 connection.finished()
@@ -239,7 +250,7 @@ public final class DaemonServer: Sendable {
             let once = AnsweredOnce()
             method(call) { [self] answer in
                 guard once.first() else { return }
-                connection.send(Self.answer(id: id) { try answer.get() })
+                connection.send(Self.answer(id: id, answer))
                 requestFinished()
                 connection.finished()
             }
@@ -294,7 +305,7 @@ public final class DaemonServer: Sendable {
                 return .answered(Self.errorLine(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
                                                                        message: "the daemon has no method \(method)")))
             case .immediate(let body)?:
-                return .answered(Self.answer(id: id) { try body(call) })
+                return .answered(Self.answer(id: id, DaemonAnswer { try body(call) }))
             case .task(let body)?:
                 return .task(id, call, body)
             case .deferred(let body)?:
@@ -313,25 +324,13 @@ public final class DaemonServer: Sendable {
 
     // MARK: Answers
 
-    /// The response to request `id`: `body`'s result, or its error (an ``RPCErrorObject`` as it
-    /// is, any other error as ``DaemonErrorCode/commandFailed`` with the error's sentence).
-    static func answer(id: RequestID, _ body: () throws -> any Encodable & Sendable) -> Data {
-        do {
-            return resultLine(id: id, try body())
-        } catch let error as RPCErrorObject {
-            return errorLine(id: id, error)
-        } catch {
-            return errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
-        }
-    }
-
-    static func answer(id: RequestID, _ body: () async throws -> any Encodable & Sendable) async -> Data {
-        do {
-            return resultLine(id: id, try await body())
-        } catch let error as RPCErrorObject {
-            return errorLine(id: id, error)
-        } catch {
-            return errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
+    /// The response to request `id`: the answer's result, or its error (an ``RPCErrorObject`` as
+    /// it is, any other error as ``DaemonErrorCode/commandFailed`` with the error's sentence).
+    static func answer(id: RequestID, _ answer: DaemonAnswer) -> Data {
+        switch answer {
+        case .success(let result): return resultLine(id: id, result)
+        case .failure(let error as RPCErrorObject): return errorLine(id: id, error)
+        case .failure(let error): return errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.commandFailed, message: "\(error)"))
         }
     }
 

@@ -94,11 +94,6 @@ public final class EventHub: HostEventSink {
     /// The process table as it stands.
     public var table: ProcessTable { state.withLock { $0.table } }
 
-    /// One extension's row of the process table.
-    public func row(_ bundleIdentifier: String) -> ProcessTable.Row? {
-        state.withLock { $0.table.rows[bundleIdentifier] }
-    }
-
     /// The sequence number the next event will get: a place to wait from.
     public var nextSequence: Int { state.withLock { $0.firstSequence + $0.recent.count } }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// The JSON of the events every call records (`call`, `service`, `result`) written by hand:
 /// the very bytes `JSONEncoder` writes for them (sorted keys, slashes unescaped, ISO 8601
@@ -21,8 +22,7 @@ enum PlainEventJSON {
             json.append(contentsOf: "\":".utf8)
         }
         func string(_ value: String) -> Bool {
-            guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-            else { return false }
+            guard WireCodec.isPlainJSONString(value) else { return false }
             json.append(UInt8(ascii: "\""))
             json.append(contentsOf: value.utf8)
             json.append(UInt8(ascii: "\""))
