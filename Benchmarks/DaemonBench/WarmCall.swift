@@ -24,8 +24,10 @@ struct CallAnswer: Decodable {
 /// runner), through the daemon at `socket`, and the client's own cost (the same client and lines
 /// against a server that answers at once with the daemon's answer). The three are interleaved,
 /// call by call, so that the machine's moods fall on all of them alike.
-func warmStatusCalls(appex: URL, socket: String, calls: Int, work: URL) async throws
-    -> (inProcess: [Double], throughDaemon: [Double], clientCost: [Double]) {
+/// Also the daemon's CPU time (every thread's, from the kernel's scheduler statistics) per call
+/// through it, in microseconds: `daemonPID`'s, over the loop.
+func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, work: URL) async throws
+    -> (inProcess: [Double], throughDaemon: [Double], clientCost: [Double], daemonCPUMicroseconds: Double) {
     let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
     guard let bundle else { throw DaemonError("cannot load \(appex.path): \(findings)") }
     var configuration = HostConfiguration()
@@ -41,6 +43,7 @@ func warmStatusCalls(appex: URL, socket: String, calls: Int, work: URL) async th
     var inProcess: [Double] = []
     var throughDaemon: [Double] = []
     var clientCost: [Double] = []
+    let cpuBefore = cpuNanoseconds(of: daemonPID)
     for _ in 0..<calls {
         var started = ContinuousClock.now
         _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
@@ -52,8 +55,9 @@ func warmStatusCalls(appex: URL, socket: String, calls: Int, work: URL) async th
         _ = try await echo.call("extension.call", params, as: CallAnswer.self)
         clientCost.append((ContinuousClock.now - started).milliseconds)
     }
+    let cpuPerCall = Double(cpuNanoseconds(of: daemonPID) - cpuBefore) / Double(max(calls, 1)) / 1000
     await runner.stop()
-    return (inProcess, throughDaemon, clientCost)
+    return (inProcess, throughDaemon, clientCost, cpuPerCall)
 }
 
 /// The C extension (Benchmarks/CStatusExt, no runtime) in a bundle of its own.
@@ -70,4 +74,13 @@ func cExtensionBundle(executable: String, in directory: URL) throws -> URL {
     try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: appex.appendingPathComponent("Info.plist"))
     try FileManager.default.copyItem(atPath: executable, toPath: appex.appendingPathComponent("CStatusExt").path)
     return appex
+}
+
+/// The CPU time every thread of `pid` has run, in nanoseconds (`/proc/PID/task/*/schedstat`).
+func cpuNanoseconds(of pid: Int32) -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.reduce(0) { total, task in
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+        return total + (Int(text.split(separator: " ").first ?? "") ?? 0)
+    }
 }

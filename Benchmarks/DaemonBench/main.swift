@@ -215,8 +215,9 @@ if options.runs("issuers") {
         extensions.insert(("C extension", try cExtensionBundle(executable: options.cExtension, in: work)), at: 0)
     }
     for (label, appex) in extensions {
-        let (inProcess, throughDaemon, clientCost) = try await warmStatusCalls(appex: appex, socket: daemon.socket, calls: options.calls,
-                                                                               work: work)
+        let (inProcess, throughDaemon, clientCost, daemonCPU) = try await warmStatusCalls(appex: appex, socket: daemon.socket,
+                                                                                          daemonPID: daemonPID, calls: options.calls,
+                                                                                          work: work)
         let inP50 = percentile(inProcess, 0.5) * 1000
         let daemonP50 = percentile(throughDaemon, 0.5) * 1000
         let costP50 = percentile(clientCost, 0.5) * 1000
@@ -226,6 +227,7 @@ if options.runs("issuers") {
         line("  the client's own cost:      p50 \(format(costP50, 1)) us (the same request and answer, a server that answers at once)")
         line("  through the daemon:         p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
         line("  added by the daemon: \(format(daemonP50, 1)) - \(format(costP50, 1)) - \(format(inP50, 1)) = \(added >= 0 ? "+" : "")\(format(added, 1)) us; target <= +50 us: \(added <= 50 ? "met" : "MISSED")")
+        line("  the daemon's CPU per call:  \(format(daemonCPU, 1)) us (all its threads; a thread's wake-up included)")
     }
     // A request the daemon answers without an extension, beside the client's own cost for it.
     let cannedDevice = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "device.get", params: .object([:])),

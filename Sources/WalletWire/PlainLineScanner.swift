@@ -53,6 +53,8 @@ struct PlainLineScanner {
         var method: String?
         var params = Params.absent
         var hasResult = false
+        /// Where the present params' or the result's value lies in the line.
+        var valueRange: Range<Int>?
     }
 
     /// Deeper values are left to `JSONDecoder`; a hostile line may nest a million levels.
@@ -119,10 +121,16 @@ struct PlainLineScanner {
                 envelope.method = String(decoding: method, as: UTF8.self)
             case .params:
                 envelope.params = readParams()
-                if envelope.params == .present, !skipValue(depth: 0) { return nil }
+                let start = index
+                if envelope.params == .present {
+                    guard skipValue(depth: 0) else { return nil }
+                    envelope.valueRange = start..<index
+                }
             case .result:
+                let start = index
                 guard skipValue(depth: 0) else { return nil }
                 envelope.hasResult = true
+                envelope.valueRange = start..<index
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
@@ -130,6 +138,51 @@ struct PlainLineScanner {
         skipWhitespace()
         guard index == bytes.count, jsonrpcSeen else { return nil }
         return envelope
+    }
+
+    /// An object whose members are all strings, integers, booleans, `null` or `{}`, each key
+    /// once; nil for anything else (nested values, duplicate keys, anything outside the subset).
+    mutating func scanFlatObject() -> [String: PlainScalar]? {
+        var members: [String: PlainScalar] = [:]
+        skipWhitespace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        skipWhitespace()
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                skipWhitespace()
+                guard let key = readString() else { return nil }
+                skipWhitespace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipWhitespace()
+                guard let value = readScalar(),
+                      members.updateValue(value, forKey: String(decoding: key, as: UTF8.self)) == nil else { return nil }
+                skipWhitespace()
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return nil }
+        }
+        skipWhitespace()
+        return index == bytes.count ? members : nil
+    }
+
+    private mutating func readScalar() -> PlainScalar? {
+        switch current {
+        case UInt8(ascii: "\"")?:
+            return readString().map { .string(String(decoding: $0, as: UTF8.self)) }
+        case UInt8(ascii: "t")?:
+            return take("true") ? .bool(true) : nil
+        case UInt8(ascii: "f")?:
+            return take("false") ? .bool(false) : nil
+        case UInt8(ascii: "n")?:
+            return take("null") ? .null : nil
+        case UInt8(ascii: "{")?:
+            index += 1
+            skipWhitespace()
+            return take(UInt8(ascii: "}")) ? .emptyObject : nil
+        default:
+            let negative = take(UInt8(ascii: "-"))
+            guard let value = readInteger(), !(negative && value == 0) else { return nil }
+            return .integer(negative ? -value : value)
+        }
     }
 
     /// The envelope's keys, as bits of a set.

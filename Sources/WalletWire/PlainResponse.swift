@@ -42,8 +42,29 @@ extension WireCodec {
 extension WireCodec {
     /// Whether `text` goes into JSON as it is, between quotes: printable ASCII without `"` or
     /// `\`, so that a line written by hand is byte for byte what the encoder writes.
-    public static func isPlainJSONString(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    public static func isPlainJSONString(_ text: String) -> Bool {
+        // Over the contiguous UTF-8 (native strings always are): a generic walk of `utf8`
+        // cost several microseconds per event.
+        text.utf8.withContiguousStorageIfAvailable(isPlain) ?? text.utf8.allSatisfy(isPlainByte)
+    }
+
+    /// A double as the encoder writes it: its shortest decimal form without a trailing `.0`;
+    /// nil for the forms this does not vouch for (exponents, infinities, NaN).
+    public static func plainJSONNumber(_ value: Double) -> String? {
+        guard value.isFinite else { return nil }
+        var text = value.description
+        guard !text.utf8.contains(UInt8(ascii: "e")) else { return nil }
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !isPlainByte(byte) { return false }
+        return true
+    }
+
+    private static func isPlainByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 }
 

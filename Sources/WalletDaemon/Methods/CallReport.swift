@@ -129,7 +129,8 @@ public enum CallReport {
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
-    private static func rounded(_ value: Double) -> Double {
+    /// Milliseconds as the report gives them: to the microsecond.
+    static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
     }
 

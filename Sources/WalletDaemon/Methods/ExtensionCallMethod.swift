@@ -20,6 +20,30 @@ enum ExtensionCallMethod {
         var deadlineMs: Double?
         /// Also answer the human transcript.
         var transcript: Bool?
+
+        /// The params from a flat plain object (``WireCodec/plainParams(from:)``), as
+        /// `JSONDecoder` reads them; nil when the members are not of the plain types (method
+        /// params that are not `{}` or `null`, a fractional deadline): decode them then.
+        init?(plainMembers members: [String: PlainScalar]) {
+            guard case .string(let appex)? = members["appex"], case .string(let method)? = members["method"] else { return nil }
+            self.appex = appex
+            self.method = method
+            switch members["params"] {
+            case nil, .null?: params = nil
+            case .emptyObject?: params = .object([:])
+            default: return nil
+            }
+            switch members["deadlineMs"] {
+            case nil, .null?: deadlineMs = nil
+            case .integer(let milliseconds)?: deadlineMs = Double(milliseconds)
+            default: return nil
+            }
+            switch members["transcript"] {
+            case nil, .null?: transcript = nil
+            case .bool(let wanted)?: transcript = wanted
+            default: return nil
+            }
+        }
     }
 
     struct Answer<Report: Encodable & Sendable>: Encodable, Sendable {
@@ -35,17 +59,16 @@ enum ExtensionCallMethod {
             let params: Params
             let deadline: Duration?
             do {
-                params = try call.params(Params.self)
+                params = try DaemonServer.codec.plainParams(from: call.line).flatMap(Params.init(plainMembers:)) ?? call.params(Params.self)
                 deadline = try Self.deadline(params)
             } catch {
                 return reply(.failure(error))
             }
-            let appex = URL(fileURLWithPath: params.appex)
             let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
             // A provisioning request needs the device's PKI (files, and keys made on first use):
             // never on the loop's thread.
-            if params.method != WireMethod.generateAddPaymentPassRequest, let runner = pool.knownRunner(forAppex: appex),
+            if params.method != WireMethod.generateAddPaymentPassRequest, let runner = pool.knownRunner(forAppex: params.appex),
                MethodResultShape.callWarm(runner, method: params.method, params: methodParams, deadline: deadline, completion: { outcome in
                    if Self.waitsForLateAnswer(outcome) {
                        Task { reply(.success(await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from))) }
@@ -57,7 +80,7 @@ enum ExtensionCallMethod {
             }
             Task {
                 reply(await DaemonAnswer {
-                    let runner = try await pool.runner(forAppex: appex)
+                    let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
                     let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
                         ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
                     let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,
@@ -115,8 +138,13 @@ enum ExtensionCallMethod {
             if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
         }
-        return Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
-                                                verification: verification),
-                      transcript: transcript, succeeded: succeeded)
+        let answer = { @Sendable [transcript] () -> any Encodable & Sendable in
+            Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
+                                             verification: verification),
+                   transcript: transcript, succeeded: succeeded)
+        }
+        guard transcript == nil, lateNote == nil, verification == nil,
+              let plain = PlainCallAnswer(outcome, deadlineMilliseconds: shownDeadline?.milliseconds, encodable: answer) else { return answer() }
+        return plain
     }
 }

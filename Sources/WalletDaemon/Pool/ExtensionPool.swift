@@ -30,7 +30,10 @@ public actor ExtensionPool {
     /// Keyed by the `.appex` path.
     private var entries: [String: Entry] = [:] {
         didSet {
-            let published = entries.mapValues { Published(runner: $0.runner, fingerprint: $0.fingerprint, bundle: $0.bundle) }
+            let published = entries.mapValues {
+                Published(runner: $0.runner, fingerprint: $0.fingerprint, bundle: $0.bundle,
+                          files: BundleFingerprint.Files(executable: $0.bundle.executableURL, bundle: $0.bundle.url))
+            }
             self.published.withLock { $0 = published }
         }
     }
@@ -41,6 +44,8 @@ public actor ExtensionPool {
         var runner: ExtensionRunner
         var fingerprint: BundleFingerprint
         var bundle: ExtensionBundle
+        /// What the fingerprint reads, so that a call looks at the disk and nothing else.
+        var files: BundleFingerprint.Files
     }
     /// Runners replaced by a reload, stopping once idle.
     private var retiring: [ObjectIdentifier: Task<Void, Never>] = [:]
@@ -83,9 +88,11 @@ public actor ExtensionPool {
     /// The runner the pool already has for an `.appex` path, read without entering the actor,
     /// when the bundle on disk is still the build it runs (two `lstat`s); nil otherwise, and
     /// ``runner(forAppex:)`` then loads, replaces or makes one.
-    public nonisolated func knownRunner(forAppex url: URL) -> ExtensionRunner? {
-        guard let entry = published.withLock({ $0[url.standardizedFileURL.path] }),
-              entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) else { return nil }
+    /// - Parameter path: the path as the client gave it (made absolute and standardized like a
+    ///   `URL`'s unless it already is).
+    public nonisolated func knownRunner(forAppex path: String) -> ExtensionRunner? {
+        let key = StandardPath.isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let entry = published.withLock({ $0[key] }), entry.fingerprint == BundleFingerprint(entry.files) else { return nil }
         return entry.runner
     }
 

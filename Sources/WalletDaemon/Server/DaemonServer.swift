@@ -335,6 +335,9 @@ public final class DaemonServer: Sendable {
     }
 
     static func resultLine(id: RequestID, _ result: any Encodable & Sendable) -> Data {
+        if let plain = result as? any PlainJSONEncodable, let line = codec.plainResponse(id: id, result: plain) {
+            return Data(line)
+        }
         do {
             return try codec.response(id: id, result: result)
         } catch {

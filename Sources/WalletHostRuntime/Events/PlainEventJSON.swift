@@ -81,13 +81,8 @@ enum PlainEventJSON {
         return Data(json)
     }
 
-    /// A double as `JSONEncoder` writes it: its shortest decimal form, without a trailing `.0`;
-    /// nil for forms this does not vouch for (exponents, infinities, NaN).
+    /// A double as `JSONEncoder` writes it (``WireCodec/plainJSONNumber(_:)``).
     static func number(_ value: Double) -> String? {
-        guard value.isFinite else { return nil }
-        var text = value.description
-        guard !text.contains("e") else { return nil }
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
+        WireCodec.plainJSONNumber(value)
     }
 }
