@@ -9,10 +9,12 @@ public struct SVGBarChart: Sendable {
     public struct Bar: Sendable {
         /// What the bar is for, written at its left.
         public var label: String
+        /// Its length on the value axis, in ``SVGBarChart/unit``.
         public var value: Double
         /// A CSS colour.
         public var color: String
 
+        /// A bar named `label` of length `value`, filled with `color`.
         public init(label: String, value: Double, color: String) {
             self.label = label
             self.value = value
@@ -20,12 +22,16 @@ public struct SVGBarChart: Sendable {
         }
     }
 
+    /// Written above the chart, and its `data-chart` attribute.
     public var title: String
     /// The unit after each value and under the axis (`ms`).
     public var unit: String
+    /// The rows, top to bottom.
     public var bars: [Bar] = []
+    /// The width in SVG units; the height follows from the number of bars.
     public var width = 760.0
 
+    /// An empty chart: give it ``bars``.
     public init(title: String, unit: String) {
         self.title = title
         self.unit = unit
