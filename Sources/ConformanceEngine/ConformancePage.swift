@@ -22,10 +22,12 @@ public struct ConformancePage: Sendable {
                 ["\($0.id): \($0.title)", $0.status.rawValue.uppercased(), HumanReadable.milliseconds($0.durationMilliseconds), $0.evidence]
             }
             html += HTMLPage.table(rows, rowClasses: report.checks.map { $0.status == .failed ? "fail" : $0.status == .passed ? "pass" : nil })
-            var chart = SVGChart(title: "Time per check", xLabel: "check (in order)", yLabel: "ms")
-            chart.series = [SVGChart.Series(label: "checks", points: report.checks.enumerated().map {
-                (Double($0.offset + 1), $0.element.durationMilliseconds)
-            }, style: .bars, color: "#0a84ff")]
+            // One bar per check, named: the checks are a list, not a numeric axis.
+            var chart = SVGBarChart(title: "Time per check", unit: "ms")
+            chart.bars = report.checks.map {
+                SVGBarChart.Bar(label: $0.id, value: $0.durationMilliseconds,
+                                color: $0.status == .failed ? "#ff3b30" : $0.status == .passed ? "#0a84ff" : "#8e8e93")
+            }
             html += chart.render()
             page.section(report.name, html)
         }

@@ -89,7 +89,8 @@ struct AddCardCommand {
             userAgent = json ? InteractiveUserAgent(terminal: .fileDescriptors(input: STDIN_FILENO, output: STDERR_FILENO))
                              : InteractiveUserAgent()
         } else {
-            userAgent = nil
+            // The person at the terminal, else nobody: an issuer's sign-in then ends with a note on how to answer it.
+            userAgent = AddCardUser.unnamed(json: json)
         }
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = userAgent.map { RecordingUserAgent(TranscribedUserAgent($0, line: printer.line)) }
@@ -124,9 +125,12 @@ struct AddCardCommand {
 
     /// Prints the report (the transcript was printed as the flow went) and gives the exit status.
     private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) -> Int32 {
+        let unanswered = (userAgent as? UnansweredUserAgent)?.hint(issuer: report.issuer) ?? []
         if json {
             print((try? JSONOutput.encode(report)) ?? "{}")
+            if !unanswered.isEmpty { FileHandle.standardError.write(Data(unanswered.map { $0 + "\n" }.joined().utf8)) }
         } else {
+            unanswered.forEach(printer.line)
             if let scripted = userAgent as? ScriptedUserAgent {
                 if scripted.ranOut { printer.line("note: the user agent script ran out of answers") }
                 if scripted.unusedAnswers > 0 { printer.line("note: \(scripted.unusedAnswers) scripted answer(s) were not used") }

@@ -46,6 +46,8 @@ do {
             status = try await ServeCommand(arguments: commandArguments).run()
         case "ps":
             status = try await PsCommand(arguments: commandArguments).run()
+        case "doctor":
+            status = try DoctorCommand(arguments: commandArguments).run()
         case "help":
             if let name = commandArguments.first {
                 guard let described = Commands.named(name) else { throw UsageError("help: unknown command \"\(name)\"") }

@@ -70,6 +70,23 @@ struct ReportPagesTests {
         #expect(html.contains("data-chart=\"Time per check\""))
     }
 
+    @Test func conformsTimePerCheckLabelsEachBarWithItsCheck() throws {
+        let html = try String(contentsOf: try conformPage(), encoding: .utf8)
+        let start = try #require(html.range(of: "data-chart=\"Time per check\""))
+        let chart = String(html[start.lowerBound...].components(separatedBy: "</svg>")[0])
+        // The checks, in the table's order: each body row's first cell is `id: title`.
+        let body = try #require(html.components(separatedBy: "<tbody>").dropFirst().first?.components(separatedBy: "</tbody>").first)
+        let ids = body.components(separatedBy: "</tr>").compactMap { row -> String? in
+            row.components(separatedBy: "<td>").dropFirst().first?.components(separatedBy: ": ").first
+        }
+        try #require(ids.count >= 10, "\(ids)")
+        let labels = chart.components(separatedBy: "<g class=\"bar\" data-label=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(labels.map(String.init) == ids)
+        for id in ids { #expect(chart.contains(">\(id)</text>"), "no label for \(id)") }
+        // Nothing numbers the checks: every number on the chart is a time.
+        #expect(!chart.contains("check (in order)"))
+    }
+
     @Test(.enabled(if: Chromium.path != nil, Self.noChromium))
     func conformPageShowsItsVerdictInABrowser() throws {
         #expect(try Chromium.dumpDOM(of: try conformPage()).contains("PASSED"))

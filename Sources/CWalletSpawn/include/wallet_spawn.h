@@ -137,6 +137,13 @@ int wh_sandbox_make_template(const wh_sandbox_config *config, int *out_fd, int *
 /// maps, 4: private mounts, 5: a tmpfs mount). Costs about one spawn.
 int wh_sandbox_probe(int user_namespace);
 
+/// Whether the kernel lets a process install a seccomp filter that answers a system call with an
+/// errno, as the sandbox's init does (SyscallFilter.c) for itself and the extension: forks a
+/// child that sets no_new_privs, installs a filter failing getppid with EPERM and checks that it
+/// does. Returns 0; the errno of prctl when the kernel refused the filter; -1 when the filter
+/// was installed but did not act; -2 when the child did not exit normally.
+int wh_syscall_filter_probe(void);
+
 /// `O_PATH` (Glibc's module leaves it out without _GNU_SOURCE): a descriptor that names a file
 /// without opening it, for the *at calls. The same value on every Linux architecture we build for.
 #define WH_O_PATH 010000000
