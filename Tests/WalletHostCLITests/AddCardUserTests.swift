@@ -27,6 +27,7 @@ struct AddCardUserTests {
         #expect(terminal.output.contains("answering here, as --interactive does"))
         terminal.type("jappleseed")
         #expect(terminal.read(until: "Password: "), "\(terminal.output)")
+        #expect(terminal.waitForEchoOff(), "echo stayed on for the password")
         terminal.type("wallet-demo")
         #expect(terminal.read(until: "Choose 1-3: "), "\(terminal.output)")
         terminal.type("1")

@@ -68,6 +68,20 @@ public final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
     }
 
+    /// Waits until the program turned the terminal's echo off (as it does to read a password
+    /// after its prompt), so that what is typed next is not echoed because it came too soon.
+    /// - Returns: false when echo is still on after `timeout`.
+    public func waitForEchoOff(timeout: Duration = .seconds(10)) -> Bool {
+        let giveUp = ContinuousClock.now + timeout
+        while ContinuousClock.now < giveUp {
+            // On Linux the primary side reports the secondary side's settings.
+            var settings = termios()
+            if tcgetattr(primary, &settings) == 0, settings.c_lflag & tcflag_t(ECHO) == 0 { return true }
+            usleep(2_000)
+        }
+        return false
+    }
+
     /// Reads the rest of the output and waits for the program to exit.
     /// - Returns: Its exit status.
     public func finish(timeout: Duration = .seconds(60)) -> Int32 {
