@@ -134,8 +134,9 @@ extension SyntheticProject {
                 configuration.paymentNetwork = .visa
                 configuration.localizedDescription = CardStore.cardTitle
                 configuration.style = .payment
-                completion([PKIssuerProvisioningExtensionPaymentPassEntry(identifier: "acme-card-1", title: CardStore.cardTitle, art: art,
-                                                                          addRequestConfiguration: configuration)])
+                let entry = PKIssuerProvisioningExtensionPaymentPassEntry(identifier: "acme-card-1", title: CardStore.cardTitle, art: art,
+                                                                          addRequestConfiguration: configuration)
+                completion(entry.map { [$0] } ?? [])
             }
 
             override func remotePassEntries(completion: @escaping ([PKIssuerProvisioningExtensionPassEntry]) -> Void) {
@@ -168,17 +169,16 @@ extension SyntheticProject {
         import PassKit
         import UIKit
 
-        /// The UI extension's principal class: one button that authorizes.
+        /// The UI extension's principal class: an alert whose Approve authorizes and Cancel cancels.
         final class LoginViewController: UIViewController, PKIssuerProvisioningExtensionAuthorizationProviding {
             var completionHandler: ((PKIssuerProvisioningExtensionAuthorizationResult) -> Void)?
 
-            override func viewDidLoad() {
-                super.viewDidLoad()
-                title = "Sign in to Acme"
-                let button = UIButton(type: .system)
-                button.setTitle("Approve", for: .normal)
-                button.addAction(UIAction { [weak self] _ in self?.completionHandler?(.authorized) }, for: .touchUpInside)
-                view.addSubview(button)
+            override func viewDidAppear(_ animated: Bool) {
+                super.viewDidAppear(animated)
+                let alert = UIAlertController(title: "Sign in to Acme", message: CardStore.cardTitle, preferredStyle: .alert)
+                alert.addAction(UIAlertAction(title: "Approve", style: .default) { [weak self] _ in self?.completionHandler?(.authorized) })
+                alert.addAction(UIAlertAction(title: "Cancel", style: .cancel) { [weak self] _ in self?.completionHandler?(.canceled) })
+                present(alert, animated: true)
             }
         }
 
