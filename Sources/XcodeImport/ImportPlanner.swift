@@ -38,6 +38,7 @@ public enum ImportPlanner {
                 notCarried.append("target \(target.name): the app's \(app.sources.count) Swift files are not built; a stand-in writes DIR/seed instead")
             }
             app.sources = []
+            app.infoPlist = try xml(standIn(app.infoPlist), target: target.name)
             apps.append(ImportPlan.App(app: app, extensions: extensions))
         }
         guard !apps.isEmpty else {
@@ -100,6 +101,16 @@ public enum ImportPlanner {
         } catch {
             throw ImportError("target \(target): its manifest cannot be written as a property list (\(error))")
         }
+    }
+
+    /// The Info.plist key (boolean) that tells `wallet-host app open` the app is a stand-in whose
+    /// `seed/keychain.json` it adds (Wallet's `AppLauncher.standInInfoKey`).
+    public static let standInInfoKey = "WalletHostImportStandIn"
+
+    private static func standIn(_ info: Data) -> [String: Any] {
+        var dictionary = (try? PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any]) ?? [:]
+        dictionary[standInInfoKey] = true
+        return dictionary
     }
 
     private static func uniqued(_ identifiers: [String]) -> [String] {

@@ -21,6 +21,9 @@ struct ImportEndToEndTests {
             <key>AcmeSession</key><string>token-1</string><key>AcmeCardTitle</key><string>Acme Platinum</string>
             """).utf8).write(to: seed)
 
+        try Data(#"{"items": [{"service": "com.acme.session", "account": "ada", "secret": "s3cret"}]}"#.utf8)
+            .write(to: out.appendingPathComponent("seed/keychain.json"))
+
         let imported = try WalletHostCommand.run(["import", synthetic.xcodeproj.path, "--out", out.path,
                                                   "--sdk", BuildProducts.repositoryRoot.path, "--configuration", "Debug"])
         #expect(imported.status == 0, "\(imported.standardOutput)\n\(imported.standardError.suffix(4000))")
@@ -47,6 +50,10 @@ struct ImportEndToEndTests {
         let opened = try WalletHostCommand.run(["app", "open", "AcmeBank", "--apps", apps.path, "--state", state.path])
         #expect(opened.status == 0, "\(opened.standardOutput)\(opened.standardError)")
         #expect(opened.standardOutput.contains("wrote 2 keys into \(SyntheticProject.appGroup)'s defaults"))
+        #expect(opened.standardOutput.contains("keychain: 1 items from seed/keychain.json"), "\(opened.standardOutput)")
+        let keychain = try WalletHostCommand.run(["keychain", "list", "--state", state.path])
+        #expect(keychain.standardOutput.contains("\(SyntheticProject.team).com.acme.wallet.app: service \"com.acme.session\" account \"ada\""),
+                "the app's default access group is its application identifier: \(keychain.standardOutput)")
 
         let added = try WalletHostCommand.run(["add-card", "--apps", apps.path, "--state", state.path, "--json"])
         let report = try added.json()
