@@ -130,8 +130,10 @@ let package = Package(
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
         .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
                                                     "CWalletPoll"]),
+        // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
+        .target(name: "XcodeImport"),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
-                                                               "WalletWire", "WalletStress", "WalletDaemon"]),
+                                                               "WalletWire", "WalletStress", "WalletDaemon", "XcodeImport"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -154,6 +156,7 @@ let package = Package(
         .testTarget(name: "WalletHostCLITests", dependencies: ["WalletTestSupport", "DeviceBuildFixtures"]),
         .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                               "WalletTestSupport", "WalletHostTestSupport"]),
+        .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),

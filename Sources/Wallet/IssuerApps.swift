@@ -76,7 +76,7 @@ public struct AppLauncher: Sendable {
                                                 initPath: sandboxInitPath ?? SandboxPlan.defaultInitPath)
             configuration.sandboxRequired = sandbox == .required
         }
-        let run: ProcessRun
+        var run: ProcessRun
         do {
             try AppGroupPreferences.prepare(appGroups: groups)
             run = try ProcessRun.run(configuration, timeout: timeout)
@@ -91,6 +91,7 @@ public struct AppLauncher: Sendable {
         try device.updateSettings { settings in
             if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
         }
+        if let seeded = try addKeychainSeed(of: app) { run.stdoutLines.append(seeded) }
         return Result(run: run, appGroups: groups)
     }
 }

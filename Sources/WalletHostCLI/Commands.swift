@@ -6,6 +6,7 @@ enum Commands {
         ServeCommand.spec,
         PsCommand.spec,
         DoctorCommand.spec,
+        ImportCommand.spec,
     ]
 
     /// The command called `name`, if there is one.

@@ -30,6 +30,8 @@ do {
             status = try await AddCardCommand(arguments: commandArguments).run()
         case "stress":
             status = try await StressCommand(arguments: commandArguments).run()
+        case "import":
+            status = try ImportCommand(arguments: commandArguments).run()
         case "demo":
             status = try await DemoCommand(arguments: commandArguments).run()
         case "app":

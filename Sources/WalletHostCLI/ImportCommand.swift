@@ -1,0 +1,102 @@
+import Foundation
+import XcodeImport
+
+/// `wallet-host import PROJECT.xcodeproj --out DIR`: an issuer's Xcode project turned into a
+/// generated package (the project's own files referenced in place) and assembled bundles in
+/// `DIR/apps`, with a stand-in for the containing app that writes `DIR/seed` (docs/IMPORT.md).
+struct ImportCommand {
+    let project: URL
+    let output: URL
+    let sdk: URL
+    let configuration: String?
+    let skipBuild: Bool
+
+    static let spec = CommandSpec(
+        "import",
+        arguments: [.init(name: "PROJECT.xcodeproj", help: "The issuer's Xcode project (its project.pbxproj is read).")],
+        summary: """
+            Turn an issuer's Xcode project into a package whose targets use the project's own Swift files and \
+            into DIR/apps/APP.app with PlugIns/EXT.appex for each Wallet extension the app embeds; print one line \
+            for everything it cannot carry. Running it again updates DIR in place.
+            """,
+        options: [
+            .valued("out", "DIR", help: """
+                Where the package (Package.swift, Sources, Tests), the bundles (apps/) and the seed (seed/) go. Required.
+                """),
+            .valued("sdk", "CHECKOUT", help: """
+                The wallet-host checkout the package depends on by path (default: the checkout this wallet-host \
+                was built from).
+                """),
+            .valued("configuration", "NAME", help: """
+                The build configuration whose settings are read: Debug builds debug, any other release \
+                (default: the project's default configuration).
+                """),
+            .flag("skip-build", help: "Write the package and the seed only: no swift build, no bundles."),
+        ])
+
+    /// The checkout this executable was built from: this file is `Sources/WalletHostCLI/ImportCommand.swift` in it.
+    static let defaultSDK = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, for: Self.spec)
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            throw UsageError("import needs one PROJECT.xcodeproj")
+        }
+        guard let out = parsed.value("out") else { throw UsageError("import needs --out DIR") }
+        project = URL(fileURLWithPath: path).standardizedFileURL
+        output = URL(fileURLWithPath: out).standardizedFileURL
+        sdk = parsed.value("sdk").map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.defaultSDK
+        configuration = parsed.value("configuration")
+        skipBuild = parsed.has("skip-build")
+    }
+
+    func run() throws -> Int32 {
+        try checkSDK()
+        let xcodeProject = try ProjectFileReader.read(project)
+        let configuration = configuration ?? xcodeProject.defaultConfiguration
+        let plan = try ImportPlanner.plan(xcodeProject, configuration: configuration)
+        print("read \(project.lastPathComponent) (object version \(xcodeProject.objectVersion), configuration \(configuration))")
+        if xcodeProject.objectVersion > ProjectFileReader.newestObjectVersion {
+            print("note: object version \(xcodeProject.objectVersion) is newer than \(ProjectFileReader.newestObjectVersion), the newest this importer knows")
+        }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        try PackageWriter(directory: output, sdk: sdk, sourceRoot: xcodeProject.sourceRoot).write(plan, projectName: xcodeProject.name)
+        print("wrote \(output.appendingPathComponent("Package.swift").path) (the SDK from \(sdk.path))")
+        for app in plan.apps {
+            for bundle in app.extensions {
+                print("  \(bundle.moduleName): \(bundle.targetName), \(bundle.sources.count) Swift files, \(bundle.resources.count) resources"
+                    + (bundle.hasEntryPoint ? "" : ", main.swift starts \(bundle.principalClass ?? "?")"))
+            }
+            print("  \(PackageWriter.standInTarget(of: app.app)): stands in for \(app.app.targetName)")
+            let written = try SeedFolder(directory: output).writeExamples(appName: app.app.targetName, groups: app.app.appGroups)
+            for file in written { print("wrote \(file.path) (an example: edit it)") }
+        }
+        for test in plan.tests { print("  \(test.name): tests \(test.testedModules.joined(separator: ", ")), \(test.sources.count) Swift files") }
+        for line in plan.notCarried { print("not carried: \(line)") }
+        guard !skipBuild else { return 0 }
+        let builder = PackageBuilder(directory: output, xcodeConfiguration: configuration)
+        print("building (swift build -c \(builder.configuration))")
+        let products = try builder.build()
+        let assembler = BundleAssembler(directory: output, products: products)
+        for bundle in try assembler.assemble(plan) { print("assembled \(bundle.path)") }
+        if let app = plan.apps.first, let appex = app.extensions.first {
+            let apps = assembler.appsDirectory.path
+            print("next: wallet-host conform \(apps)/\(app.app.bundleName)/PlugIns/\(appex.bundleName); "
+                + "wallet-host app open \(app.app.targetName) --apps \(apps); wallet-host add-card --apps \(apps)")
+        }
+        return 0
+    }
+
+    /// The generated package depends on the SDK by path: it must be a wallet-host checkout.
+    private func checkSDK() throws {
+        let manifest = sdk.appendingPathComponent("Package.swift")
+        guard let text = FileManager.default.contents(atPath: manifest.path).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw ImportError("the SDK checkout \(sdk.path) has no Package.swift (this wallet-host was built elsewhere or the checkout moved); "
+                + "pass --sdk with the path of a wallet-host checkout")
+        }
+        guard text.contains("\"WalletExtensionKit\"") else {
+            throw ImportError("\(manifest.path) does not declare the WalletExtensionKit product; --sdk must name a wallet-host checkout")
+        }
+    }
+}

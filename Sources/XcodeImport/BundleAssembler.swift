@@ -1,0 +1,73 @@
+import Foundation
+
+/// Assembles `DIR/apps/<App>.app` with `PlugIns/<Extension>.appex` from the built products: the
+/// expanded manifests, the executables (the stand-in's under the app's executable name), the
+/// Copy Bundle Resources files (asset catalogs kept as folders) and, in the app, the seed.
+public struct BundleAssembler {
+    /// The output directory (`--out`): bundles go into its `apps/`, the seed is its `seed/`.
+    public let directory: URL
+    /// Where the built executables are (`swift build --show-bin-path`).
+    public let products: URL
+
+    public init(directory: URL, products: URL) {
+        self.directory = directory
+        self.products = products
+    }
+
+    /// The folder the apps are assembled in.
+    public var appsDirectory: URL { directory.appendingPathComponent("apps") }
+
+    /// Assembles every app of `plan`, replacing what an earlier import assembled.
+    /// - Returns: The bundles made, app first then its extensions.
+    /// - Throws: ``ImportError`` naming a missing executable or a file that cannot be copied.
+    @discardableResult
+    public func assemble(_ plan: ImportPlan) throws -> [URL] {
+        var made: [URL] = []
+        for app in plan.apps {
+            let appURL = appsDirectory.appendingPathComponent(app.app.bundleName)
+            if FileManager.default.fileExists(atPath: appURL.path) { try FileManager.default.removeItem(at: appURL) }
+            try assemble(app.app, at: appURL, executable: PackageWriter.standInTarget(of: app.app))
+            try copySeed(into: appURL, groups: app.app.appGroups)
+            made.append(appURL)
+            for bundle in app.extensions {
+                let url = appURL.appendingPathComponent("PlugIns").appendingPathComponent(bundle.bundleName)
+                try assemble(bundle, at: url, executable: bundle.moduleName)
+                made.append(url)
+            }
+        }
+        return made
+    }
+
+    private func assemble(_ bundle: ImportPlan.Bundle, at url: URL, executable product: String) throws {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: url, withIntermediateDirectories: true)
+        try bundle.infoPlist.write(to: url.appendingPathComponent("Info.plist"))
+        if let entitlements = bundle.entitlements {
+            try entitlements.write(to: url.appendingPathComponent("\(bundle.executableName).entitlements"))
+        }
+        let built = products.appendingPathComponent(product)
+        guard fileManager.isExecutableFile(atPath: built.path) else {
+            throw ImportError("\(built.path): the executable of \(bundle.targetName) was not built")
+        }
+        try fileManager.copyItem(at: built, to: url.appendingPathComponent(bundle.executableName))
+        for resource in bundle.resources {
+            let destination = url.appendingPathComponent(resource.lastPathComponent)
+            guard fileManager.fileExists(atPath: resource.path) else {
+                throw ImportError("target \(bundle.targetName): resource \(resource.path) does not exist")
+            }
+            if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
+            try fileManager.copyItem(at: resource, to: destination)
+        }
+    }
+
+    /// Copies `DIR/seed/<group>.plist` (and `keychain.json`) into the app's `seed/`, where its stand-in reads them.
+    private func copySeed(into app: URL, groups: [String]) throws {
+        let seed = SeedFolder(directory: directory)
+        let files = groups.map { "\($0).plist" } + [SeedFolder.keychainFile]
+        let destination = app.appendingPathComponent("seed")
+        for file in files where FileManager.default.fileExists(atPath: seed.url.appendingPathComponent(file).path) {
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: seed.url.appendingPathComponent(file), to: destination.appendingPathComponent(file))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A `.xcconfig` file's settings: `NAME = value` lines, `//` comments, `#include "other.xcconfig"`
+/// (relative to the including file; `#include?` when it may be missing).
+enum XcconfigFile {
+    /// The settings of the file at `url`, its includes first (a later line wins).
+    /// - Throws: ``ImportError`` naming a file that cannot be read or an include cycle.
+    static func settings(at url: URL, including: [URL] = []) throws -> [String: String] {
+        guard !including.contains(url), including.count < 16 else {
+            throw ImportError("\(url.path): #include cycle through \(including.map(\.lastPathComponent).joined(separator: ", "))")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ImportError("\(url.path): the base configuration file cannot be read")
+        }
+        var settings: [String: String] = [:]
+        for rawLine in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            var line = String(rawLine)
+            if let comment = line.range(of: "//") { line = String(line[..<comment.lowerBound]) }
+            line = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#include") {
+                let optional = line.hasPrefix("#include?")
+                guard let first = line.firstIndex(of: "\""), let last = line.lastIndex(of: "\""), first < last else { continue }
+                let path = String(line[line.index(after: first)..<last])
+                let included = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+                    : url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+                if optional && !FileManager.default.fileExists(atPath: included.path) { continue }
+                settings.merge(try Self.settings(at: included, including: including + [url])) { _, new in new }
+            } else if let equals = line.firstIndex(of: "=") {
+                let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { continue }
+                settings[name] = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: [";"])
+            }
+        }
+        return settings
+    }
+}

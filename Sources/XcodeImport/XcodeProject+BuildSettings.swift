@@ -1,0 +1,49 @@
+import Foundation
+
+extension XcodeProject {
+    /// The configuration `import` uses when none is named: the project's default, else Release.
+    public var defaultConfiguration: String {
+        defaultConfigurationName ?? (configurations["Release"] != nil ? "Release" : configurations.keys.sorted().first ?? "Release")
+    }
+
+    /// `target`'s settings in `configuration`: Xcode's defaults for its product type, the project's
+    /// `.xcconfig` and settings, the target's `.xcconfig` and settings.
+    /// - Throws: ``ImportError`` when the project has no such configuration or an `.xcconfig` cannot be read.
+    public func buildSettings(for target: XcodeTarget, configuration: String) throws -> BuildSettings {
+        guard let projectLevel = configurations[configuration] else {
+            throw ImportError("\(url.lastPathComponent): no build configuration \"\(configuration)\" "
+                + "(it has \(configurations.keys.sorted().joined(separator: ", ")))")
+        }
+        let targetLevel = target.configurations[configuration] ?? BuildConfiguration(settings: [:])
+        var levels = [defaults(for: target, configuration: configuration)]
+        for level in [projectLevel, targetLevel] {
+            if let base = level.baseConfiguration {
+                levels.append(BuildSettings.applyingConditions(try XcconfigFile.settings(at: base), configuration: configuration))
+            }
+            levels.append(BuildSettings.applyingConditions(level.settings, configuration: configuration))
+        }
+        return BuildSettings(levels: levels)
+    }
+
+    /// What Xcode sets for every target before any configuration does, for an iOS device build.
+    func defaults(for target: XcodeTarget, configuration: String) -> [String: String] {
+        let (wrapperExtension, packageType): (String, String) = switch target.productType {
+        case XcodeTarget.applicationType: ("app", "APPL")
+        case XcodeTarget.appExtensionType: ("appex", "XPC!")
+        case XcodeTarget.unitTestType: ("xctest", "BNDL")
+        default: ("bundle", "BNDL")
+        }
+        return [
+            "TARGET_NAME": target.name, "TARGETNAME": target.name, "PROJECT_NAME": name, "PROJECT": name,
+            "SRCROOT": sourceRoot.path, "PROJECT_DIR": sourceRoot.path, "SOURCE_ROOT": sourceRoot.path,
+            "CONFIGURATION": configuration,
+            "PRODUCT_NAME": "$(TARGET_NAME)", "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)",
+            "EXECUTABLE_NAME": "$(PRODUCT_NAME)", "WRAPPER_EXTENSION": wrapperExtension,
+            "FULL_PRODUCT_NAME": "$(PRODUCT_NAME).$(WRAPPER_EXTENSION)", "WRAPPER_NAME": "$(PRODUCT_NAME).$(WRAPPER_EXTENSION)",
+            "PRODUCT_BUNDLE_PACKAGE_TYPE": packageType,
+            "SDKROOT": "iphoneos", "PLATFORM_NAME": "iphoneos", "EFFECTIVE_PLATFORM_NAME": "-iphoneos",
+            "DEVELOPMENT_LANGUAGE": "en",
+            "AppIdentifierPrefix": "$(DEVELOPMENT_TEAM).", "TeamIdentifierPrefix": "$(DEVELOPMENT_TEAM).",
+        ]
+    }
+}
