@@ -32,7 +32,7 @@ extension WireCodec {
     /// with ``result(_:from:)``).
     public func plainResult<Result>(_ type: Result.Type, from line: Data) -> Result? {
         guard let plainType = type as? any PlainJSONDecodable.Type,
-              let members = plainValue(of: line, where: { $0.method == nil && $0.hasResult && $0.valueRange != nil }) else { return nil }
+              let members = plainValue(of: line, where: { $0.method == nil && $0.hasResult && $0.params == .absent && $0.valueRange != nil }) else { return nil }
         return plainType.init(plainMembers: members) as? Result
     }
 

@@ -72,6 +72,9 @@ struct PlainObjectTests {
             #"{"id":4,"jsonrpc":"2.0","result":{"passEntriesAvailable":1,"remotePassEntriesAvailable":false,"requiresAuthentication":false}}"#,
             #"{"id":4,"jsonrpc":"2.0","result":null}"#,
             #"{"id":4,"jsonrpc":"2.0","method":"status","params":{"passEntriesAvailable":true}}"#,
+            // The decoder reads "result"; params after it must not be taken for it.
+            #"{"id":4,"jsonrpc":"2.0","result":{"passEntriesAvailable":true,"remotePassEntriesAvailable":true,"requiresAuthentication":true},"#
+                + #""params":{"passEntriesAvailable":false,"remotePassEntriesAvailable":false,"requiresAuthentication":false}}"#,
         ] {
             #expect(codec.plainResult(StatusResult.self, from: Data(line.utf8)) == nil, "\(line)")
         }

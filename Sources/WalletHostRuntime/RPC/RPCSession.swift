@@ -106,10 +106,15 @@ final class RPCSession: ProcessSupervisorDelegate {
     }
 
     /// Books and writes a call; returns the error to fail it with at once, if any.
+    ///
+    /// Only the booking holds the session's lock. The `call` event is recorded before the
+    /// request is written, so the log never shows a result before its call, and the response,
+    /// which resolves under the lock, never waits for the event's encoding or the log's write
+    /// (a fast extension answered while the lock was still held, and the I/O thread slept on it).
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
         let stderrMark = supervisor.stderrMark
-        let result = state.withLock { state -> Result<Void, ExtensionCallError> in
+        let booked = state.withLock { state -> Result<(id: RequestID, line: Data?), ExtensionCallError> in
             switch supervisor.phase {
             case .exited(let exit):
                 return .failure(Self.terminationError(exit, method: method, diagnostics: CallDiagnostics(termination: exit.status)))
@@ -133,29 +138,36 @@ final class RPCSession: ProcessSupervisorDelegate {
             case .notImplemented:
                 return .failure(Self.notImplemented(method, executable: context.executableName))
             case .queued(let id):
+                // Written by openGate, under the lock, once the handshake completed: the event
+                // goes first while the lock keeps the gate shut (a cold launch, not the warm path).
                 record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-                if deadline != nil { supervisor.wake() }
-                return .success(())
+                return .success((id, nil))
             case .send(let id, let line):
-                // The write first, then the event: its encoding and the log write overlap the
-                // extension's work instead of delaying the request. Both under the lock, which
-                // the response must take to resolve: the log never shows a result before its call.
-                guard supervisor.write(line, deadline: deadline) else {
-                    // Exited between the phase check and the write: the exit took no notice of this call.
-                    _ = state.book.take(id)
-                    let error = supervisor.exit.map {
-                        Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
-                    } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
-                                            message: "\(processName) ended before \(method) could be sent")
-                    record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-                    recordEnd(of: method, id: id, askedAt: askedAt, at: .now, footprint: nil, failure: error)
-                    return .failure(error)
-                }
-                record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-                return .success(())
+                return .success((id, line))
             }
         }
-        if case .failure(let error) = result { return error }
+        let id: RequestID
+        let line: Data?
+        switch booked {
+        case .failure(let error): return error
+        case .success(let call): (id, line) = call
+        }
+        guard let line else {
+            if deadline != nil { supervisor.wake() }
+            return nil
+        }
+        record(.call(HostEvent.Request(method: method, requestID: id.logged)))
+        guard supervisor.write(line, deadline: deadline) else {
+            // Exited between the booking and the write. Unless the exit already failed this call
+            // (it takes every booked call), it took no notice of it: fail it here.
+            guard state.withLock({ $0.book.take(id) }) != nil else { return nil }
+            let error = supervisor.exit.map {
+                Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
+            } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
+                                    message: "\(processName) ended before \(method) could be sent")
+            recordEnd(of: method, id: id, askedAt: askedAt, at: .now, footprint: nil, failure: error)
+            return error
+        }
         return nil
     }
 

@@ -293,6 +293,7 @@ extension ProcessSupervisor {
                                      stderrTail: stderr)
             if case .memoryLimit = cause { exit.memoryUsage = state.memoryKillUsage }
             state.phase = .exited(exit)
+            leftRunning.store(true, ordering: .releasing)
             state.outgoing.removeAll()
             return exit
         }

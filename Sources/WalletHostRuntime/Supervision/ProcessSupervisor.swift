@@ -69,6 +69,9 @@ final class ProcessSupervisor: Sendable {
     let context: Context
     let launchedAt: ContinuousClock.Instant
     let state = Mutex(State())
+    /// Set (for good) when ``State/phase`` leaves `running`: read without the lock by every warm
+    /// call, which would otherwise contend with the I/O thread planning its next wait.
+    let leftRunning = Atomic<Bool>(false)
     let stderrTail = Mutex(StderrTail())
     let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
@@ -158,8 +161,7 @@ final class ProcessSupervisor: Sendable {
 
     /// True once the host began stopping the process (or it exited): it takes no new calls.
     var isStoppingOrExited: Bool {
-        if case .running = phase { return false }
-        return true
+        leftRunning.load(ordering: .acquiring)
     }
 
     // MARK: Writing
@@ -216,6 +218,7 @@ final class ProcessSupervisor: Sendable {
         let began = state.withLock { state -> Bool in
             guard case .running = state.phase else { return false }
             state.phase = .stopping(reason)
+            leftRunning.store(true, ordering: .releasing)
             return true
         }
         if began { record(.stop(HostEvent.Stop(reason: reason))) }
