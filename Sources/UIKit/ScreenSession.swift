@@ -27,9 +27,17 @@ package final class ScreenSessionEnd: Sendable {
 /// controller pushed or dismissed) schedule a look at the screen on the main queue. The form is
 /// sent when the screen is ready (``ScreenForm/isReady``) and no alert is presented (an alert
 /// asks for itself); while a form is with the user, changes wait for the answer.
+///
+/// Each presented controller has a session of its own: calls in flight at once (the host may
+/// send several `authorize` calls, as `wallet-host conform`'s `concurrent-calls` does) each send
+/// their own screen, and each answer fills and taps the screen it was asked for. The host's user
+/// agent decides how to show several forms at once (the terminal asks one at a time). A change
+/// is not traced back to its screen: every session takes another look, and a screen that has a
+/// form with the user, or is not ready, sends nothing.
 @MainActor
 package final class ScreenSession {
-    private static var current: ScreenSession?
+    /// The sessions showing a screen, by their root controller.
+    private static var showing: [ObjectIdentifier: ScreenSession] = [:]
 
     private let root: UIViewController
     private let endSignal: ScreenSessionEnd
@@ -44,27 +52,30 @@ package final class ScreenSession {
         self.endSignal = endSignal
     }
 
-    /// Starts showing `root`'s screen (Wallet presented it) until `endSignal` ends it; ends any
-    /// previous session.
+    /// Starts showing `root`'s screen (Wallet presented it) until `endSignal` ends it, beside the
+    /// screens of other calls in flight; ends an earlier session of the same `root`.
     package static func begin(showing root: UIViewController, until endSignal: ScreenSessionEnd) {
-        current?.ended = true
         let session = ScreenSession(root: root, endSignal: endSignal)
-        current = session
+        showing.updateValue(session, forKey: ObjectIdentifier(root))?.ended = true
         session.scheduleLook()
     }
 
     /// Stops showing `root`'s screen (its authorization completed).
     package static func end(showing root: UIViewController) {
-        guard let session = current, session.root === root else { return }
+        guard let session = showing.removeValue(forKey: ObjectIdentifier(root)) else { return }
         session.ended = true
-        current = nil
     }
+
+    /// How many screens are being shown (tests read it).
+    static var sessionsShowing: Int { showing.count }
 
     private var isOver: Bool { ended || endSignal.isEnded }
 
-    /// Something visible may have changed: look at the screen again soon.
+    /// Something visible may have changed: every screen shown looks again soon. A session over
+    /// (its result is in, or its screen could not be shown) is let go here if nothing ended it.
     static func noteChange() {
-        current?.scheduleLook()
+        if showing.values.contains(where: \.isOver) { showing = showing.filter { !$0.value.isOver } }
+        for session in showing.values { session.scheduleLook() }
     }
 
     private func scheduleLook() {
@@ -89,13 +100,15 @@ package final class ScreenSession {
         isAsking = true
         formsSent += 1
         let prompt = form.prompt
-        let session = UncheckedSendable(self)
-        let screen = UncheckedSendable(form)
-        DispatchQueue.global().async {
-            let answer = Result { () throws(HostServiceError) in try WalletUserInterface.prompt(prompt) }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { session.value.userAnswered(answer, on: screen.value) }
+        // Waits without holding a thread: a form is with the user for each call in flight.
+        Task { @MainActor in
+            let answer: Result<UIPromptResult, HostServiceError>
+            do throws(HostServiceError) {
+                answer = .success(try await WalletUserInterface.prompt(prompt))
+            } catch {
+                answer = .failure(error)
             }
+            self.userAnswered(answer, on: form)
         }
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import WalletExtensionRuntime
 import WalletWire
@@ -89,12 +88,15 @@ open class UIAlertController: UIViewController {
 
     override func wasPresented(by presenter: UIViewController) {
         let form = promptForm
-        let alert = UncheckedSendable(self)
-        DispatchQueue.global().async {
-            let answer = Result { () throws(HostServiceError) in try WalletUserInterface.prompt(form) }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { alert.value.userAnswered(answer) }
+        // Waits without holding a thread: a form is with the user for each call in flight.
+        Task { @MainActor in
+            let answer: Result<UIPromptResult, HostServiceError>
+            do throws(HostServiceError) {
+                answer = .success(try await WalletUserInterface.prompt(form))
+            } catch {
+                answer = .failure(error)
             }
+            self.userAnswered(answer)
         }
     }
 

@@ -11,6 +11,13 @@ package enum WalletUserInterface {
         try HostServiceCall.send(WireMethod.uiPrompt, params: form, expecting: UIPromptResult.self)
     }
 
+    /// The async form of ``prompt(_:)``: waits for the user without holding a thread, so that
+    /// several forms can be with the user at once (one per call in flight) while the main queue,
+    /// served by the same small pool of threads, goes on.
+    package static func prompt(_ form: UIPromptParams) async throws(HostServiceError) -> UIPromptResult {
+        try await HostServiceCall.send(WireMethod.uiPrompt, params: form, expecting: UIPromptResult.self)
+    }
+
     /// Asks for a biometric check and waits for the result: true when the user passed it.
     /// - Parameter reason: Why the extension asks, shown to the user.
     /// - Throws: ``HostServiceError`` when the host refuses or cannot ask.
