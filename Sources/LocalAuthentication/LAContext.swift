@@ -74,11 +74,12 @@ open class LAContext: NSObject {
         true
     }
 
-    /// Asks the user to authenticate; `reply` runs on a background queue with the outcome.
+    /// Asks the user to authenticate; `reply` runs on a background queue with the outcome. The
+    /// wait holds no thread, so that several checks in flight at once do not hold up the main queue.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
                              reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        DispatchQueue.global().async {
-            let outcome = Self.evaluate(reason: localizedReason)
+        Task.detached {
+            let outcome = await LAContext.evaluate(reason: localizedReason)
             reply(outcome == nil, outcome)
         }
     }
@@ -98,9 +99,9 @@ open class LAContext: NSObject {
     }
 
     /// Nil when the user passed the check, else why not.
-    private static func evaluate(reason: String) -> LAError? {
+    private static func evaluate(reason: String) async -> LAError? {
         do {
-            return try WalletUserInterface.authenticateWithBiometrics(reason: reason) ? nil : LAError(.authenticationFailed)
+            return try await WalletUserInterface.authenticateWithBiometrics(reason: reason) ? nil : LAError(.authenticationFailed)
         } catch {
             print("LAContext: Face ID could not be asked for (\(error))")
             return LAError(.biometryNotAvailable)
