@@ -92,7 +92,8 @@ public struct BuildSettings: Sendable {
         case "upper": return value.uppercased()
         case "base": return ((value as NSString).lastPathComponent as NSString).deletingPathExtension
         case "file": return (value as NSString).lastPathComponent
-        case "dir": return (value as NSString).deletingLastPathComponent
+        // Foundation's deletingLastPathComponent traps on a path without "/" (swift-corelibs-foundation, Swift 6.3).
+        case "dir": return value.contains("/") ? (value as NSString).deletingLastPathComponent : ""
         case "suffix": return (value as NSString).pathExtension.isEmpty ? "" : "." + (value as NSString).pathExtension
         default:
             if operation.hasPrefix("default=") { return value.isEmpty ? String(operation.dropFirst("default=".count)) : value }

@@ -42,6 +42,12 @@ struct BuildSettingsTests {
         let error = try #require(throws: ImportError.self) { try settings["A40"] }
         #expect(error.description.contains("expands to more than 65536 bytes"), "\(error)")
         #expect(clock.now - start < .seconds(5))
+        // References that double while values do not grow (`:dir` of "x" is empty): 2^22 expansions unless each is remembered.
+        var shrinking = ["B0": "x"]
+        for index in 1...22 { shrinking["B\(index)"] = "$(B\(index - 1):dir)$(B\(index - 1):dir)x" }
+        let memoStart = clock.now
+        #expect(try BuildSettings(levels: [shrinking])["B22"] == "x")
+        #expect(clock.now - memoStart < .seconds(2), "took \(clock.now - memoStart)")
         // Many references to one setting in one value: each expanded once.
         let wide = BuildSettings(levels: [["X": "$(Y)$(Y)$(Y)$(Y)$(Y)$(Y)$(Y)$(Y)", "Y": "$(Z)$(Z)$(Z)$(Z)$(Z)$(Z)$(Z)$(Z)", "Z": "z"]])
         #expect(try wide["X"]?.count == 64)
