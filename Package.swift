@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
                                                     "CWalletPoll"]),
         // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
-        .target(name: "XcodeImport"),
+        .target(name: "XcodeImport", dependencies: ["WalletHostRuntime"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                                "WalletWire", "WalletStress", "WalletDaemon", "XcodeImport"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,

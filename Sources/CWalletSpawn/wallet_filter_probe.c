@@ -28,17 +28,28 @@ static int wh_filter_probe_child(void) {
     return parent == -1 && errno == EPERM ? 0 : 1;
 }
 
-int wh_syscall_filter_probe(void) {
+int wh_syscall_filter_probe(int *error_number) {
+    *error_number = 0;
     pid_t pid = fork();
-    if (pid < 0) return errno;
+    if (pid < 0) {
+        *error_number = errno;
+        return WH_FILTER_PROBE_FORK_FAILED;
+    }
     if (pid == 0) _exit(wh_filter_probe_child());
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return -2;
+        if (errno != EINTR) {
+            *error_number = errno;
+            return WH_FILTER_PROBE_WAIT_FAILED;
+        }
     }
-    if (!WIFEXITED(status)) return -2;
+    if (!WIFEXITED(status)) {
+        *error_number = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        return WH_FILTER_PROBE_CHILD_DIED;
+    }
     int code = WEXITSTATUS(status);
-    if (code == 0) return 0;
-    if (code == 1) return -1;
-    return code - 2;
+    if (code == 0) return WH_FILTER_PROBE_ACTS;
+    if (code == 1) return WH_FILTER_PROBE_DID_NOT_ACT;
+    *error_number = code - 2;
+    return WH_FILTER_PROBE_REFUSED;
 }

@@ -25,13 +25,16 @@ extension AppLauncher {
         var items: [KeychainSeedItem]
     }
 
-    /// Adds (or replaces) the seed's items when `app` is a stand-in with a seed.
-    /// - Returns: A line saying what was added, nil when there is nothing to add.
-    /// - Throws: ``StateError`` naming the file or item that cannot be added.
-    func addKeychainSeed(of app: AppBundle) throws -> String? {
-        guard app.infoDictionary[Self.standInInfoKey] == .bool(true) else { return nil }
+    /// Adds (or replaces) the seed's items when `app` is a stand-in with a seed, each as the app
+    /// itself would: removing and adding in one change of the keychain, through the app's
+    /// ``KeychainAccess``, so that an item naming a group the app may not use (another issuer's)
+    /// is refused with a line and touches nothing.
+    /// - Returns: The lines saying what was added and what was refused; empty when there is nothing to add.
+    /// - Throws: ``StateError`` naming the file that cannot be read or the item that cannot be added.
+    func addKeychainSeed(of app: AppBundle) throws -> [String] {
+        guard app.infoDictionary[Self.standInInfoKey] == .bool(true) else { return [] }
         let file = app.url.appendingPathComponent(Self.keychainSeedPath)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
         let seed: KeychainSeed
         do {
             seed = try JSONDecoder().decode(KeychainSeed.self, from: data)
@@ -39,18 +42,39 @@ extension AppLauncher {
             throw StateError("\(file.path): not a keychain seed ({\"items\": [{\"service\", \"account\", \"secret\"}]}): \(error)")
         }
         let access = try device.keychainAccess(team: app.team, groups: app.keychainAccessGroups)
+        var lines: [String] = []
+        var added = 0
         for item in seed.items {
-            let attributes = KeychainAttributes(service: item.service, account: item.account, accessGroup: item.accessGroup, label: item.label)
-            _ = try device.removeKeychainItems(matching: KeychainAttributes(service: item.service ?? "", account: item.account ?? "",
-                                                                            accessGroup: item.accessGroup ?? access.defaultGroup))
-            let params = KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass, attributes: attributes,
-                                           data: Data(item.secret.utf8), returning: KeychainReturn(attributes: true))
-            let result = try device.changeKeychain { $0.add(params, access: access) }
-            guard result.status == KeychainStatus.success else {
-                throw StateError("\(file.path): item service \"\(item.service ?? "")\" account \"\(item.account ?? "")\" "
-                    + "cannot be added: \(result.message ?? "status \(result.status)")")
+            let name = "service \"\(item.service ?? "")\" account \"\(item.account ?? "")\""
+            guard let group = item.accessGroup ?? access.defaultGroup else {
+                throw StateError("\(file.path): item \(name) cannot be added: \(app.name) has no keychain access group")
             }
+            guard access.allows(group) else {
+                let groups = access.groups.map { "\"\($0)\"" }.joined(separator: ", ")
+                lines.append("keychain: item \(name) of \(Self.keychainSeedPath) not added: the access group \"\(group)\" is not one of "
+                    + "\(app.name)'s keychain access groups (\(groups.isEmpty ? "none" : groups))")
+                continue
+            }
+            let query = KeychainAttributes(service: item.service ?? "", account: item.account ?? "", accessGroup: group)
+            let params = KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass,
+                                           attributes: KeychainAttributes(service: item.service, account: item.account,
+                                                                          accessGroup: group, label: item.label),
+                                           data: Data(item.secret.utf8), returning: KeychainReturn(attributes: true))
+            // Replacing is one change: the app's own item with this service and account goes, the new one comes,
+            // or, when either is refused, nothing changes.
+            let result = try device.changeKeychain { store in
+                var changed = store
+                let removed = changed.delete(KeychainDeleteParams(itemClass: KeychainStatus.genericPasswordClass, query: query), access: access)
+                guard removed.status == KeychainStatus.success || removed.status == KeychainStatus.itemNotFound else { return removed }
+                let result = changed.add(params, access: access)
+                if result.status == KeychainStatus.success { store = changed }
+                return result
+            }
+            guard result.status == KeychainStatus.success else {
+                throw StateError("\(file.path): item \(name) cannot be added: \(result.message ?? "status \(result.status)")")
+            }
+            added += 1
         }
-        return "keychain: \(seed.items.count) items from \(Self.keychainSeedPath) (added by wallet-host for the stand-in)"
+        return ["keychain: \(added) items from \(Self.keychainSeedPath) (added by wallet-host for the stand-in)"] + lines
     }
 }

@@ -91,7 +91,7 @@ public struct AppLauncher: Sendable {
         try device.updateSettings { settings in
             if !settings.launchedApps.contains(app.bundleIdentifier) { settings.launchedApps.append(app.bundleIdentifier) }
         }
-        if let seeded = try addKeychainSeed(of: app) { run.stdoutLines.append(seeded) }
+        run.stdoutLines += try addKeychainSeed(of: app)
         return Result(run: run, appGroups: groups)
     }
 }

@@ -105,7 +105,8 @@ final class UnansweredUserAgent: UserAgent {
             return "{\"action\": \(quoted(action))" + (values.isEmpty ? "" : ", \"values\": {\(values)}") + "}"
         }
         if !answers.isEmpty { parts.append("\"answers\": [\(answers.joined(separator: ", "))]") }
-        if biometric || !prompts.isEmpty { parts.append("\"biometric\": [\"match\"]") }
+        // Only for a Face ID request seen: an answer the extension never asks for is reported as not used.
+        if biometric { parts.append("\"biometric\": [\"match\"]") }
         return "{" + parts.joined(separator: ", ") + "}"
     }
 

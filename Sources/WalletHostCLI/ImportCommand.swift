@@ -60,16 +60,17 @@ struct ImportCommand {
         if xcodeProject.objectVersion > ProjectFileReader.newestObjectVersion {
             print("note: object version \(xcodeProject.objectVersion) is newer than \(ProjectFileReader.newestObjectVersion), the newest this importer knows")
         }
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        try PackageWriter(directory: output, sdk: sdk, sourceRoot: xcodeProject.sourceRoot).write(plan, projectName: xcodeProject.name)
+        try PackageWriter(directory: output, sdk: sdk, sourceRoot: xcodeProject.sourceRoot,
+                          projectFolders: [project.deletingLastPathComponent()]).write(plan, projectName: xcodeProject.name)
         print("wrote \(output.appendingPathComponent("Package.swift").path) (the SDK from \(sdk.path))")
+        for bundle in plan.extensions {
+            print("  \(bundle.moduleName): \(bundle.targetName), \(bundle.sources.count) Swift files, \(bundle.resources.count) resources"
+                + (bundle.hasEntryPoint ? "" : ", main.swift starts \(bundle.principalClass ?? "?")"))
+        }
         for app in plan.apps {
-            for bundle in app.extensions {
-                print("  \(bundle.moduleName): \(bundle.targetName), \(bundle.sources.count) Swift files, \(bundle.resources.count) resources"
-                    + (bundle.hasEntryPoint ? "" : ", main.swift starts \(bundle.principalClass ?? "?")"))
-            }
             print("  \(PackageWriter.standInTarget(of: app.app)): stands in for \(app.app.targetName)")
-            let written = try SeedFolder(directory: output).writeExamples(appName: app.app.targetName, groups: app.app.appGroups)
+            let written = try SeedFolder(directory: output).writeExamples(appName: app.app.targetName, bundleName: app.app.bundleName,
+                                                                        groups: app.app.appGroups)
             for file in written { print("wrote \(file.path) (an example: edit it)") }
         }
         for test in plan.tests { print("  \(test.name): tests \(test.testedModules.joined(separator: ", ")), \(test.sources.count) Swift files") }
@@ -80,10 +81,11 @@ struct ImportCommand {
         let products = try builder.build()
         let assembler = BundleAssembler(directory: output, products: products)
         for bundle in try assembler.assemble(plan) { print("assembled \(bundle.path)") }
-        if let app = plan.apps.first, let appex = app.extensions.first {
+        if let app = plan.apps.first, let first = app.extensions.first {
             let apps = assembler.appsDirectory.path
-            print("next: wallet-host conform \(apps)/\(app.app.bundleName)/PlugIns/\(appex.bundleName); "
-                + "wallet-host app open \(app.app.targetName) --apps \(apps); wallet-host add-card --apps \(apps)")
+            let appex = SeedFolder.shellQuoted("\(apps)/\(app.app.bundleName)/PlugIns/\(first.bundleName)")
+            print("next: wallet-host conform \(appex); \(SeedFolder.openCommand(bundleName: app.app.bundleName, apps: apps)); "
+                + "wallet-host add-card --apps \(SeedFolder.shellQuoted(apps))")
         }
         return 0
     }

@@ -2,13 +2,20 @@ import Foundation
 
 /// A target's build settings for one configuration, resolved as Xcode resolves them: levels from
 /// lowest to highest (Xcode's defaults, the project's `.xcconfig`, the project, the target's
-/// `.xcconfig`, the target), `$(inherited)` taking the value of the level below, `$(NAME)` and
-/// `${NAME}` taking another setting's value, with the `:c99extidentifier`, `:rfc1034identifier`,
-/// `:identifier`, `:lower`, `:upper` and `:default=` operators. An undefined setting is empty,
-/// as in Xcode.
+/// `.xcconfig`, the target), `$(inherited)` taking the value of the level below (and so does a
+/// setting's reference to itself, `FLAGS = $(FLAGS) -x`), `$(NAME)` and `${NAME}` taking another
+/// setting's value, with the `:c99extidentifier`, `:rfc1034identifier`, `:identifier`, `:lower`,
+/// `:upper` and `:default=` operators. An undefined setting is empty, as in Xcode.
+///
+/// Each definition is expanded once per lookup (a setting used many times costs one expansion), a
+/// cycle of settings (`A = $(B)`, `B = $(A)`) and a value over ``maximumExpandedLength`` are errors.
 public struct BuildSettings: Sendable {
     /// The levels, lowest first.
     public private(set) var levels: [[String: String]]
+
+    /// The longest expanded value, in UTF-8 bytes: a setting that doubles another many times
+    /// (`A1 = $(A0)$(A0)`, `A2 = $(A1)$(A1)`, ...) stops here instead of filling memory.
+    public static let maximumExpandedLength = 64 * 1024
 
     /// - Parameter levels: The settings at each level, lowest first; conditional names
     ///   (`NAME[sdk=iphoneos*]`) are already applied (``applyingConditions(_:configuration:)``).
@@ -17,19 +24,24 @@ public struct BuildSettings: Sendable {
     }
 
     /// The expanded value of `name`, or nil when no level sets it.
+    /// - Throws: ``ImportError`` naming the settings of a cycle, or a setting whose value grows
+    ///   over ``maximumExpandedLength``.
     public subscript(name: String) -> String? {
-        guard levels.contains(where: { $0[name] != nil }) else { return nil }
-        return value(of: name, below: levels.count, depth: 0)
+        get throws {
+            guard levels.contains(where: { $0[name] != nil }) else { return nil }
+            return try SettingExpansion(levels: levels).value(of: name, below: levels.count)
+        }
     }
 
     /// Whether `name` is `YES` (Xcode's booleans).
-    public func isEnabled(_ name: String) -> Bool {
-        self[name]?.uppercased() == "YES"
+    public func isEnabled(_ name: String) throws -> Bool {
+        try self[name]?.uppercased() == "YES"
     }
 
     /// `string` with every `$(NAME)` and `${NAME}` replaced by its value.
-    public func expand(_ string: String) -> String {
-        expand(string, inheritedName: nil, inheritedBelow: 0, depth: 0)
+    /// - Throws: As ``subscript(name:)``.
+    public func expand(_ string: String) throws -> String {
+        try SettingExpansion(levels: levels).expand(string, definition: nil)
     }
 
     /// Settings whose names carry conditions (`NAME[sdk=iphoneos*]`, `NAME[config=Debug]`) folded in:
@@ -55,46 +67,7 @@ public struct BuildSettings: Sendable {
         pattern.hasSuffix("*") ? value.hasPrefix(pattern.dropLast()) : pattern == value
     }
 
-    /// The value of `name` as set at the highest level below `below`, expanded.
-    private func value(of name: String, below: Int, depth: Int) -> String {
-        guard depth < 64 else { return "" }
-        for level in stride(from: below - 1, through: 0, by: -1) {
-            if let raw = levels[level][name] {
-                return expand(raw, inheritedName: name, inheritedBelow: level, depth: depth + 1)
-            }
-        }
-        return ""
-    }
-
-    private func expand(_ string: String, inheritedName: String?, inheritedBelow: Int, depth: Int) -> String {
-        guard string.contains("$") else { return string }
-        var result = ""
-        var index = string.startIndex
-        while index < string.endIndex {
-            let character = string[index]
-            let next = string.index(after: index)
-            guard character == "$", next < string.endIndex, string[next] == "(" || string[next] == "{",
-                  let close = Self.closingBracket(in: string, openingAt: next) else {
-                result.append(character)
-                index = next
-                continue
-            }
-            // A reference may hold references of its own: `$(PRODUCT_NAME:$(CASE))` is rare, `$($(A)_B)` rarer.
-            let inner = expand(String(string[string.index(after: next)..<close]), inheritedName: inheritedName,
-                               inheritedBelow: inheritedBelow, depth: depth + 1)
-            let parts = inner.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            let name = parts[0]
-            var replacement = name == "inherited"
-                ? (inheritedName.map { value(of: $0, below: inheritedBelow, depth: depth + 1) } ?? "")
-                : value(of: name, below: levels.count, depth: depth + 1)
-            for operation in parts.dropFirst() { replacement = Self.apply(operation, to: replacement) }
-            result += replacement
-            index = string.index(after: close)
-        }
-        return result
-    }
-
-    private static func closingBracket(in string: String, openingAt open: String.Index) -> String.Index? {
+    static func closingBracket(in string: String, openingAt open: String.Index) -> String.Index? {
         let opening = string[open]
         let closing: Character = opening == "(" ? ")" : "}"
         var depth = 0
@@ -110,7 +83,7 @@ public struct BuildSettings: Sendable {
         return nil
     }
 
-    private static func apply(_ operation: String, to value: String) -> String {
+    static func apply(_ operation: String, to value: String) -> String {
         switch operation {
         case "c99extidentifier", "identifier": return identifier(value)
         case "rfc1034identifier":
@@ -119,7 +92,8 @@ public struct BuildSettings: Sendable {
         case "upper": return value.uppercased()
         case "base": return ((value as NSString).lastPathComponent as NSString).deletingPathExtension
         case "file": return (value as NSString).lastPathComponent
-        case "dir": return (value as NSString).deletingLastPathComponent
+        // Foundation's deletingLastPathComponent traps on a path without "/" (swift-corelibs-foundation, Swift 6.3).
+        case "dir": return value.contains("/") ? (value as NSString).deletingLastPathComponent : ""
         case "suffix": return (value as NSString).pathExtension.isEmpty ? "" : "." + (value as NSString).pathExtension
         default:
             if operation.hasPrefix("default=") { return value.isEmpty ? String(operation.dropFirst("default=".count)) : value }

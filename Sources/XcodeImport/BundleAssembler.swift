@@ -19,9 +19,13 @@ public struct BundleAssembler {
 
     /// Assembles every app of `plan`, replacing what an earlier import assembled.
     /// - Returns: The bundles made, app first then its extensions.
-    /// - Throws: ``ImportError`` naming a missing executable or a file that cannot be copied.
+    /// - Throws: ``ImportError`` naming a missing executable or a file that cannot be copied, or
+    ///   when `directory` is not marked as an import's (``OutputFolder``: ``PackageWriter`` marks it).
     @discardableResult
     public func assemble(_ plan: ImportPlan) throws -> [URL] {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(OutputFolder.markerFile).path) else {
+            throw ImportError("\(directory.path) has no \(OutputFolder.markerFile): bundles are assembled only where the package was written")
+        }
         var made: [URL] = []
         for app in plan.apps {
             let appURL = appsDirectory.appendingPathComponent(app.app.bundleName)
@@ -50,11 +54,13 @@ public struct BundleAssembler {
             throw ImportError("\(built.path): the executable of \(bundle.targetName) was not built")
         }
         try fileManager.copyItem(at: built, to: url.appendingPathComponent(bundle.executableName))
+        // The planner gave each resource a place of its own (``BundleResources``); a localized file keeps its `.lproj` folder.
         for resource in bundle.resources {
-            let destination = url.appendingPathComponent(resource.lastPathComponent)
+            let destination = url.appendingPathComponent(BundleResources.destination(of: resource))
             guard fileManager.fileExists(atPath: resource.path) else {
                 throw ImportError("target \(bundle.targetName): resource \(resource.path) does not exist")
             }
+            try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
             try fileManager.copyItem(at: resource, to: destination)
         }

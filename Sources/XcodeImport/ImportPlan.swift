@@ -29,6 +29,8 @@ public struct ImportPlan: Sendable {
         public var principalClass: String?
         /// `SWIFT_VERSION` as SwiftPM spells a language mode (`5`, `6`), if set.
         public var swiftLanguageMode: String?
+        /// `SWIFT_ACTIVE_COMPILATION_CONDITIONS` and the `-D` of `OTHER_SWIFT_FLAGS`: the package's `.define`s.
+        public var compilationConditions: [String] = []
         /// Whether a source imports SwiftUI or Combine (the SDK's SwiftUI product is linked then).
         public var usesSwiftUI: Bool
         /// Whether a source declares its own entry point (`@main` or a `main.swift`): no main.swift is generated.
@@ -48,6 +50,8 @@ public struct ImportPlan: Sendable {
         /// The extension modules it imports.
         public var testedModules: [String]
         public var swiftLanguageMode: String?
+        /// As ``Bundle/compilationConditions``.
+        public var compilationConditions: [String] = []
     }
 
     /// The configuration read (`Debug`, `Release`).
@@ -56,4 +60,10 @@ public struct ImportPlan: Sendable {
     public var tests: [TestTarget]
     /// One line for each thing the importer cannot carry, naming the target.
     public var notCarried: [String]
+
+    /// Every Wallet extension once, in the apps' order: an extension two apps embed is one package target.
+    public var extensions: [Bundle] {
+        var seen: Set<String> = []
+        return apps.flatMap(\.extensions).filter { seen.insert($0.moduleName).inserted }
+    }
 }

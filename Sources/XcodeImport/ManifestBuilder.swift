@@ -12,10 +12,10 @@ struct ManifestBuilder {
     /// - Throws: ``ImportError`` naming an `INFOPLIST_FILE` that cannot be read.
     func infoPlist(targetName: String) throws -> [String: Any] {
         var info: [String: Any] = [:]
-        if settings.isEnabled("GENERATE_INFOPLIST_FILE") {
-            info = generatedKeys()
+        if try settings.isEnabled("GENERATE_INFOPLIST_FILE") {
+            info = try generatedKeys()
         }
-        if let path = settings["INFOPLIST_FILE"], !path.isEmpty {
+        if let path = try settings["INFOPLIST_FILE"], !path.isEmpty {
             // The file's own values win over generated ones, as in Xcode.
             info.merge(try propertyList(at: path, setting: "INFOPLIST_FILE", target: targetName)) { _, fromFile in fromFile }
         }
@@ -25,8 +25,8 @@ struct ManifestBuilder {
         info["CFBundlePackageType"] = "$(PRODUCT_BUNDLE_PACKAGE_TYPE)"
         if info["CFBundleName"] == nil { info["CFBundleName"] = "$(PRODUCT_NAME)" }
         if info["CFBundleInfoDictionaryVersion"] == nil { info["CFBundleInfoDictionaryVersion"] = "6.0" }
-        if let deployment = settings["IPHONEOS_DEPLOYMENT_TARGET"], !deployment.isEmpty { info["MinimumOSVersion"] = deployment }
-        return expanded(info) as? [String: Any] ?? [:]
+        if let deployment = try settings["IPHONEOS_DEPLOYMENT_TARGET"], !deployment.isEmpty { info["MinimumOSVersion"] = deployment }
+        return try expanded(info) as? [String: Any] ?? [:]
     }
 
     /// The bundle's entitlements, expanded, with the application and team identifiers signing adds;
@@ -34,10 +34,10 @@ struct ManifestBuilder {
     /// - Throws: ``ImportError`` naming a `CODE_SIGN_ENTITLEMENTS` file that cannot be read.
     func entitlements(targetName: String) throws -> [String: Any]? {
         var entitlements: [String: Any]?
-        if let path = settings["CODE_SIGN_ENTITLEMENTS"], !path.isEmpty {
-            entitlements = expanded(try propertyList(at: path, setting: "CODE_SIGN_ENTITLEMENTS", target: targetName)) as? [String: Any]
+        if let path = try settings["CODE_SIGN_ENTITLEMENTS"], !path.isEmpty {
+            entitlements = try expanded(try propertyList(at: path, setting: "CODE_SIGN_ENTITLEMENTS", target: targetName)) as? [String: Any]
         }
-        if let team = settings["DEVELOPMENT_TEAM"], !team.isEmpty, let identifier = settings["PRODUCT_BUNDLE_IDENTIFIER"] {
+        if let team = try settings["DEVELOPMENT_TEAM"], !team.isEmpty, let identifier = try settings["PRODUCT_BUNDLE_IDENTIFIER"] {
             var signed = entitlements ?? [:]
             signed["application-identifier"] = "\(team).\(identifier)"
             signed["com.apple.developer.team-identifier"] = team
@@ -47,18 +47,18 @@ struct ManifestBuilder {
     }
 
     /// `GENERATE_INFOPLIST_FILE`: Xcode's standard keys and one key per `INFOPLIST_KEY_<key>` setting.
-    private func generatedKeys() -> [String: Any] {
+    private func generatedKeys() throws -> [String: Any] {
         var info: [String: Any] = [
             "CFBundleDevelopmentRegion": "$(DEVELOPMENT_LANGUAGE)",
             "CFBundleInfoDictionaryVersion": "6.0",
             "CFBundleName": "$(PRODUCT_NAME)",
         ]
-        if settings["MARKETING_VERSION"] != nil { info["CFBundleShortVersionString"] = "$(MARKETING_VERSION)" }
-        if settings["CURRENT_PROJECT_VERSION"] != nil { info["CFBundleVersion"] = "$(CURRENT_PROJECT_VERSION)" }
+        if try settings["MARKETING_VERSION"] != nil { info["CFBundleShortVersionString"] = "$(MARKETING_VERSION)" }
+        if try settings["CURRENT_PROJECT_VERSION"] != nil { info["CFBundleVersion"] = "$(CURRENT_PROJECT_VERSION)" }
         let prefix = "INFOPLIST_KEY_"
         let names = Set(settings.levels.flatMap(\.keys)).filter { $0.hasPrefix(prefix) }
         for name in names.sorted() {
-            guard let value = settings[name] else { continue }
+            guard let value = try settings[name] else { continue }
             let key = String(name.dropFirst(prefix.count))
             // Booleans are written YES/NO in build settings and as booleans in the plist.
             switch value.uppercased() {
@@ -70,8 +70,19 @@ struct ManifestBuilder {
         return info
     }
 
+    /// The `INFOPLIST_FILE` and `CODE_SIGN_ENTITLEMENTS` files the target names: read, never copied as resources.
+    func manifestFiles() throws -> [URL] {
+        try ["INFOPLIST_FILE", "CODE_SIGN_ENTITLEMENTS"].compactMap { setting in
+            try settings[setting].flatMap { $0.isEmpty ? nil : url(of: $0) }
+        }
+    }
+
+    private func url(of path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : sourceRoot.appendingPathComponent(path).standardizedFileURL
+    }
+
     private func propertyList(at path: String, setting: String, target: String) throws -> [String: Any] {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : sourceRoot.appendingPathComponent(path)
+        let url = url(of: path)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ImportError("target \(target): \(setting) \(path): no such file (looked at \(url.path))")
         }
@@ -82,10 +93,10 @@ struct ManifestBuilder {
     }
 
     /// `value` with every string in it expanded.
-    func expanded(_ value: Any) -> Any {
-        if let string = value as? String { return settings.expand(string) }
-        if let array = value as? [Any] { return array.map(expanded) }
-        if let dictionary = value as? [String: Any] { return dictionary.mapValues(expanded) }
+    func expanded(_ value: Any) throws -> Any {
+        if let string = value as? String { return try settings.expand(string) }
+        if let array = value as? [Any] { return try array.map(expanded) }
+        if let dictionary = value as? [String: Any] { return try dictionary.mapValues(expanded) }
         return value
     }
 }

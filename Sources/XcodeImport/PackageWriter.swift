@@ -3,7 +3,8 @@ import Foundation
 /// Writes the generated package into the output directory: `Package.swift`, one executable
 /// target per extension whose sources are links to the project's own files (an edit in Xcode is
 /// seen by the next build) beside a generated `main.swift`, a stand-in executable per app and a
-/// test target per unit-test target. What `Sources/` and `Tests/` held before is replaced.
+/// test target per unit-test target. What `Sources/` and `Tests/` held before is replaced, in a
+/// folder apart from the project that an import made (``OutputFolder``).
 public struct PackageWriter {
     /// The output directory (`--out`).
     public let directory: URL
@@ -11,11 +12,14 @@ public struct PackageWriter {
     public let sdk: URL
     /// The project's source root: links keep a file's path below it.
     public let sourceRoot: URL
+    /// Folders of the project besides the source root (the one holding the `.xcodeproj`): `directory` must be apart from them.
+    public let projectFolders: [URL]
 
-    public init(directory: URL, sdk: URL, sourceRoot: URL) {
+    public init(directory: URL, sdk: URL, sourceRoot: URL, projectFolders: [URL] = []) {
         self.directory = directory
         self.sdk = sdk
         self.sourceRoot = sourceRoot
+        self.projectFolders = projectFolders
     }
 
     /// The stand-in target of an app.
@@ -24,21 +28,24 @@ public struct PackageWriter {
     }
 
     /// Writes everything for `plan`, made from `projectName`.
-    /// - Throws: When a file or link cannot be written.
+    /// - Throws: ``ImportError`` when `directory` is not apart from the project or holds what an
+    ///   import would replace without being an import's (``OutputFolder/prepare(apartFrom:)``); when a
+    ///   file or link cannot be written.
     public func write(_ plan: ImportPlan, projectName: String) throws {
         let fileManager = FileManager.default
+        try OutputFolder(url: directory).prepare(apartFrom: [sourceRoot] + projectFolders)
         for folder in ["Sources", "Tests"] {
             let url = directory.appendingPathComponent(folder)
             if fileManager.fileExists(atPath: url.path) { try fileManager.removeItem(at: url) }
         }
-        for app in plan.apps {
-            for bundle in app.extensions {
-                let folder = directory.appendingPathComponent("Sources/\(bundle.moduleName)")
-                try link(bundle.sources, into: folder)
-                if !bundle.hasEntryPoint, let principal = bundle.principalClass {
-                    try write(ExtensionEntryPoint.source(principalClass: principal, of: bundle), to: folder.appendingPathComponent("main.swift"))
-                }
+        for bundle in plan.extensions {
+            let folder = directory.appendingPathComponent("Sources/\(bundle.moduleName)")
+            try link(bundle.sources, into: folder)
+            if !bundle.hasEntryPoint, let principal = bundle.principalClass {
+                try write(ExtensionEntryPoint.source(principalClass: principal, of: bundle), to: folder.appendingPathComponent("main.swift"))
             }
+        }
+        for app in plan.apps {
             let standIn = directory.appendingPathComponent("Sources/\(Self.standInTarget(of: app.app))")
             try write(StandInApp.source(appName: app.app.targetName), to: standIn.appendingPathComponent("main.swift"))
         }
@@ -54,23 +61,24 @@ public struct PackageWriter {
         let kit = ".product(name: \"WalletExtensionKit\", package: \"\(sdkPackage)\")"
         let swiftUI = ".product(name: \"SwiftUI\", package: \"\(sdkPackage)\")"
         var targets: [String] = []
+        for bundle in plan.extensions {
+            let dependencies = [kit] + (bundle.usesSwiftUI ? [swiftUI] : [])
+            targets.append(".executableTarget(name: \(quoted(bundle.moduleName)), dependencies: [\(dependencies.joined(separator: ", "))],\n"
+                + "                      path: \(quoted("Sources/\(bundle.moduleName)")), "
+                + "swiftSettings: \(settings(bundle.swiftLanguageMode, conditions: bundle.compilationConditions)))")
+        }
         for app in plan.apps {
-            for bundle in app.extensions {
-                let dependencies = [kit] + (bundle.usesSwiftUI ? [swiftUI] : [])
-                targets.append(".executableTarget(name: \(quoted(bundle.moduleName)), dependencies: [\(dependencies.joined(separator: ", "))],\n"
-                    + "                      path: \(quoted("Sources/\(bundle.moduleName)")), swiftSettings: \(settings(bundle.swiftLanguageMode)))")
-            }
             let standIn = Self.standInTarget(of: app.app)
             targets.append(".executableTarget(name: \(quoted(standIn)), path: \(quoted("Sources/\(standIn)")))")
         }
         for test in plan.tests {
             let dependencies = test.testedModules.map(quoted) + [kit]
             targets.append(".testTarget(name: \(quoted(test.name)), dependencies: [\(dependencies.joined(separator: ", "))],\n"
-                + "                path: \(quoted("Tests/\(test.name)")), swiftSettings: \(settings(test.swiftLanguageMode)))")
+                + "                path: \(quoted("Tests/\(test.name)")), swiftSettings: \(settings(test.swiftLanguageMode, conditions: test.compilationConditions)))")
         }
         return """
             // swift-tools-version:6.0
-            // Generated by `wallet-host import` from \(projectName).xcodeproj (configuration \(plan.configuration)).
+            // Generated by `wallet-host import` from \(SwiftLiteral.commentSafe(projectName)).xcodeproj (configuration \(SwiftLiteral.commentSafe(plan.configuration))).
             // Running import again rewrites this file and Sources/ and Tests/; edit the Xcode project instead.
             import PackageDescription
 
@@ -88,8 +96,9 @@ public struct PackageWriter {
             """
     }
 
-    private func settings(_ languageMode: String?) -> String {
-        guard let languageMode else { return "[seeNetworking]" }
+    private func settings(_ languageMode: String?, conditions: [String]) -> String {
+        let defines = conditions.map { ".define(\(quoted($0)))" }
+        guard let languageMode else { return "[" + (["seeNetworking"] + defines).joined(separator: ", ") + "]" }
         let mode = switch languageMode {
         case "4": ".v4"
         case "4.2": ".v4_2"
@@ -97,16 +106,17 @@ public struct PackageWriter {
         case "6": ".v6"
         default: ".version(\(quoted(languageMode)))"
         }
-        return "[seeNetworking, .swiftLanguageMode(\(mode))]"
+        return "[" + (["seeNetworking"] + defines + [".swiftLanguageMode(\(mode))"]).joined(separator: ", ") + "]"
     }
 
-    /// Links each file into `folder` at its path below the source root (or `External/NAME` outside it).
+    /// Links each file into `folder` at its path below the source root, or outside it at
+    /// `External/` and its whole path (two outside files of one name stay two links).
     private func link(_ files: [URL], into folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let root = sourceRoot.standardizedFileURL.path + "/"
         for file in files {
             let path = file.standardizedFileURL.path
-            let relative = path.hasPrefix(root) ? String(path.dropFirst(root.count)) : "External/\(file.lastPathComponent)"
+            let relative = path.hasPrefix(root) ? String(path.dropFirst(root.count)) : "External" + path
             let destination = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: destination.path, withDestinationPath: path)
@@ -119,6 +129,6 @@ public struct PackageWriter {
     }
 
     private func quoted(_ string: String) -> String {
-        "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        SwiftLiteral.string(string)
     }
 }

@@ -10,8 +10,11 @@ enum ProjectFileKind: Equatable {
     case interfaceBuilder
     /// An asset catalog folder: copied as it is (`UIImage(named:)` reads its image sets).
     case assetCatalog
-    /// The target's Info.plist or entitlements: read, never copied as a resource.
+    /// The target's entitlements: read, never copied as a resource. (Its Info.plist is known by
+    /// `INFOPLIST_FILE`, not by name: `GoogleService-Info.plist` is a resource.)
     case manifest
+    /// A file the bundle would hold that the importer cannot make: the reason, for a line.
+    case notCarried(String)
     /// Build configuration files, documentation and the like: neither compiled nor copied.
     case ignored
     /// Anything else in a target's folder or resources phase: copied into the bundle.
@@ -26,11 +29,11 @@ enum ProjectFileKind: Equatable {
         case "storyboard", "xib", "nib": self = .interfaceBuilder
         case "xcassets": self = .assetCatalog
         case "entitlements": self = .manifest
-        case "xcconfig", "md", "modulemap", "xctestplan", "xcstrings", "docc", "xcprivacy", "xcdatamodeld": self = .ignored
+        case "xcstrings": self = .notCarried("string catalogs are not carried (export them as .strings in Xcode and add those)")
+        case "xcdatamodeld", "xcdatamodel": self = .notCarried("Core Data models are not carried")
+        case "xcconfig", "md", "modulemap", "xctestplan", "docc", "xcprivacy": self = .ignored
         default:
-            if name == "info.plist" || name.hasSuffix("-info.plist") {
-                self = .manifest
-            } else if name.hasPrefix(".") {
+            if name.hasPrefix(".") {
                 self = .ignored
             } else {
                 self = .resource

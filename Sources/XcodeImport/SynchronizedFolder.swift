@@ -10,31 +10,56 @@ struct SynchronizedFolder {
     /// Target identifier -> paths relative to the folder whose membership is toggled for it.
     var membershipExceptions: [String: Set<String>]
 
-    /// The files under the folder, relative to it, sorted; an asset catalog or other opaque folder is one entry.
-    func relativeFiles() -> [String] {
+    /// What is under the folder, relative to it, sorted.
+    struct Contents: Equatable {
+        /// The files; an asset catalog or other opaque folder is one entry, and so is a symbolic link to a file.
         var files: [String] = []
-        collect(url, prefix: "", into: &files)
-        return files.sorted()
+        /// Symbolic links to folders: not followed (a link to `.` would loop, one to `/` would take
+        /// in the machine), so their files are not the folder's.
+        var linkedFolders: [String] = []
+    }
+
+    /// The files under the folder and the folder links not followed, read without following links.
+    func contents() -> Contents {
+        var contents = Contents()
+        collect(url, prefix: "", into: &contents)
+        contents.files.sort()
+        contents.linkedFolders.sort()
+        return contents
+    }
+
+    /// The files under the folder, relative to it, sorted.
+    func relativeFiles() -> [String] {
+        contents().files
     }
 
     /// The files that belong to `target`, relative to the folder.
-    /// - Parameter listsFolder: Whether the target lists this folder in `fileSystemSynchronizedGroups`.
-    func files(of target: String, listsFolder: Bool) -> [String] {
+    /// - Parameters:
+    ///   - listsFolder: Whether the target lists this folder in `fileSystemSynchronizedGroups`.
+    ///   - files: The folder's files, when ``contents()`` was already read.
+    func files(of target: String, listsFolder: Bool, among files: [String]? = nil) -> [String] {
         let toggled = membershipExceptions[target] ?? []
-        return relativeFiles().filter { listsFolder != toggled.contains($0) }
+        return (files ?? relativeFiles()).filter { listsFolder != toggled.contains($0) }
     }
 
-    private func collect(_ directory: URL, prefix: String, into files: inout [String]) {
+    private func collect(_ directory: URL, prefix: String, into contents: inout Contents) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where !name.hasPrefix(".") {
             let child = directory.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isDirectory) else { continue }
             let relative = prefix + name
-            if isDirectory.boolValue && !ProjectFileKind.isOpaqueFolder(name) {
-                collect(child, prefix: relative + "/", into: &files)
+            // lstat: the entry itself, not what a link leads to.
+            guard let type = (try? FileManager.default.attributesOfItem(atPath: child.path))?[.type] as? FileAttributeType else { continue }
+            if type == .typeSymbolicLink {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: child.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    contents.linkedFolders.append(relative)
+                } else {
+                    contents.files.append(relative)
+                }
+            } else if type == .typeDirectory && !ProjectFileKind.isOpaqueFolder(name) {
+                collect(child, prefix: relative + "/", into: &contents)
             } else {
-                files.append(relative)
+                contents.files.append(relative)
             }
         }
     }

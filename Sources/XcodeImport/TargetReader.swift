@@ -74,7 +74,11 @@ struct TargetReader {
             for child in PBXObjectTable.strings(object, "children") { add(reference: child, asSource: asSource, into: &target) }
             return
         }
-        guard let url = paths.url(of: reference) else { return }
+        guard let url = paths.url(of: reference) else {
+            let sourceTree = PBXObjectTable.string(object, "sourceTree") ?? "<group>"
+            target.unsupported.append("\(displayName(reference)): no file on disk for this reference (sourceTree \(sourceTree)); not carried")
+            return
+        }
         if table.isa(reference) == "XCVersionGroup" {
             target.unsupported.append("\(url.lastPathComponent): Core Data models are not carried")
             return
@@ -93,6 +97,8 @@ struct TargetReader {
             target.unsupported.append("\(url.lastPathComponent): storyboards and XIBs are not carried (build the UI in code)")
         case .assetCatalog, .resource:
             if !asSource, !target.resources.contains(url) { target.resources.append(url) }
+        case .notCarried(let reason):
+            target.unsupported.append("\(url.lastPathComponent): \(reason)")
         case .manifest, .ignored:
             break
         }
@@ -101,19 +107,27 @@ struct TargetReader {
     private func readSynchronizedFolders(of object: [String: Any], into target: inout XcodeTarget) {
         let listed = Set(PBXObjectTable.strings(object, "fileSystemSynchronizedGroups"))
         for identifier in table.identifiers(isa: "PBXFileSystemSynchronizedRootGroup") {
-            guard let folder = synchronizedFolder(identifier, target: &target) else { continue }
+            guard let (folder, unread) = synchronizedFolder(identifier) else { continue }
             let isListed = listed.contains(identifier)
+            // Only a target that has files of the folder hears of what in it is not read.
             guard isListed || folder.membershipExceptions[target.identifier] != nil else { continue }
-            for relative in folder.files(of: target.identifier, listsFolder: isListed) {
+            for isa in unread { target.unsupported.append("\(folder.url.lastPathComponent): \(isa) is not read") }
+            let contents = folder.contents()
+            for link in contents.linkedFolders {
+                target.unsupported.append("\(folder.url.lastPathComponent)/\(link): a symbolic link to a folder; not followed, its files are not carried")
+            }
+            for relative in folder.files(of: target.identifier, listsFolder: isListed, among: contents.files) {
                 let url = folder.url.appendingPathComponent(relative)
                 add(url: url, asSource: ProjectFileKind(fileName: url.lastPathComponent) == .swift, into: &target)
             }
         }
     }
 
-    private func synchronizedFolder(_ identifier: String, target: inout XcodeTarget) -> SynchronizedFolder? {
+    /// A synchronized folder with its membership exceptions, and the kinds of exception sets it has that are not read.
+    private func synchronizedFolder(_ identifier: String) -> (SynchronizedFolder, [String])? {
         guard let url = paths.url(of: identifier) else { return nil }
         var exceptions: [String: Set<String>] = [:]
+        var unread: [String] = []
         for exception in PBXObjectTable.strings(table.object(identifier), "exceptions") {
             let object = table.object(exception)
             switch table.isa(exception) {
@@ -121,12 +135,10 @@ struct TargetReader {
                 guard let owner = PBXObjectTable.string(object, "target") else { continue }
                 exceptions[owner, default: []].formUnion(PBXObjectTable.strings(object, "membershipExceptions"))
             default:
-                if let isa = table.isa(exception), target.unsupported.allSatisfy({ !$0.contains(isa) }) {
-                    target.unsupported.append("\(url.lastPathComponent): \(isa) is not read")
-                }
+                if let isa = table.isa(exception), !unread.contains(isa) { unread.append(isa) }
             }
         }
-        return SynchronizedFolder(url: url, membershipExceptions: exceptions)
+        return (SynchronizedFolder(url: url, membershipExceptions: exceptions), unread)
     }
 
     /// The native target whose `productReference` is `fileReference`.

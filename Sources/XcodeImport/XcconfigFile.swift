@@ -4,7 +4,7 @@ import Foundation
 /// (relative to the including file; `#include?` when it may be missing).
 enum XcconfigFile {
     /// The settings of the file at `url`, its includes first (a later line wins).
-    /// - Throws: ``ImportError`` naming a file that cannot be read or an include cycle.
+    /// - Throws: ``ImportError`` naming a file that cannot be read, a missing include with the file including it, or an include cycle.
     static func settings(at url: URL, including: [URL] = []) throws -> [String: String] {
         guard !including.contains(url), including.count < 16 else {
             throw ImportError("\(url.path): #include cycle through \(including.map(\.lastPathComponent).joined(separator: ", "))")
@@ -23,7 +23,11 @@ enum XcconfigFile {
                 let path = String(line[line.index(after: first)..<last])
                 let included = path.hasPrefix("/") ? URL(fileURLWithPath: path)
                     : url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
-                if optional && !FileManager.default.fileExists(atPath: included.path) { continue }
+                if !FileManager.default.fileExists(atPath: included.path) {
+                    if optional { continue }
+                    throw ImportError("\(url.path): #include \"\(path)\": no such file (looked at \(included.path); "
+                        + "#include? may name a missing file)")
+                }
                 settings.merge(try Self.settings(at: included, including: including + [url])) { _, new in new }
             } else if let equals = line.firstIndex(of: "=") {
                 let name = line[..<equals].trimmingCharacters(in: .whitespaces)

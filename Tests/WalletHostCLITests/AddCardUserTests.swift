@@ -56,6 +56,8 @@ struct AddCardUserTests {
         let answers = try #require(object["answers"] as? [[String: Any]])
         #expect(answers.first?["action"] as? String == "Log In")
         #expect((answers.first?["values"] as? [String: String]).map { Set($0.keys) } == ["username", "password"])
+        // No Face ID was asked: a biometric answer would only be reported as not used.
+        #expect(object["biometric"] == nil, "\(script)")
     }
 
     @Test func withJSONTheNoteGoesToStandardErrorAndStandardOutputStaysOneDocument() throws {

@@ -11,11 +11,13 @@ struct InstallScriptTests {
     private static let script = BuildProducts.repositoryRoot.appendingPathComponent("scripts/install")
 
     /// Runs `command` with `arguments` in `directory`, stdin empty. - Returns: its status and output (stdout and stderr).
-    private func run(_ command: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    private func run(_ command: URL, _ arguments: [String], in directory: URL,
+                     environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = command
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         let output = TemporaryDirectory.uniqueURL(prefix: "install-output")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -65,5 +67,32 @@ struct InstallScriptTests {
                               in: elsewhere.url)
         #expect(missing.status == 1)
         #expect(missing.output.contains("\(elsewhere.url.path)/wallet-host is missing or not executable"))
+    }
+
+    @Test func aRelativePrefixIsRelativeToWhereTheScriptRanNotToTheCheckout() throws {
+        let elsewhere = try TemporaryDirectory(prefix: "wallet-host-elsewhere")
+        defer { elsewhere.remove() }
+        // A `swift` that builds nothing and shows the debug products: the script's build path, without a build.
+        let bin = elsewhere.url.appendingPathComponent("fake-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let swift = bin.appendingPathComponent("swift")
+        try Data("""
+            #!/bin/sh
+            case "$*" in *--show-bin-path*) echo "\(BuildProducts.directory.path)" ;; esac
+            exit 0
+
+            """.utf8).write(to: swift)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let relative = "relative-prefix-\(UInt32.random(in: 0 ... .max))"
+        let inCheckout = BuildProducts.repositoryRoot.appendingPathComponent(relative)
+        defer { try? FileManager.default.removeItem(at: inCheckout) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = "\(bin.path):/usr/bin:/bin"
+        let installed = try run(Self.script, ["--configuration", "debug", relative], in: elsewhere.url, environment: environment)
+        try #require(installed.status == 0, "\(installed.output)")
+        let host = elsewhere.url.appendingPathComponent("\(relative)/bin/wallet-host")
+        #expect(FileManager.default.isExecutableFile(atPath: host.path), "\(installed.output)")
+        #expect(installed.output.contains("installed \(elsewhere.url.path)/\(relative)/bin/wallet-host"), "\(installed.output)")
+        #expect(!FileManager.default.fileExists(atPath: inCheckout.path), "installed inside the checkout")
     }
 }

@@ -34,6 +34,8 @@ struct ImportEndToEndTests {
         let apps = out.appendingPathComponent("apps")
         let appex = ["AcmeCards", "AcmeLogin"].map { apps.appendingPathComponent("AcmeBank.app/PlugIns/\($0).appex") }
         #expect(FileManager.default.fileExists(atPath: appex[0].appendingPathComponent("Art.xcassets/acme-card.imageset/acme-card.png").path))
+        #expect(lines.contains { $0.hasPrefix("next: ") && $0.contains("; wallet-host app open AcmeBank.app --apps \(apps.path);") },
+                "app open finds the app by its bundle's name: \(imported.standardOutput)")
 
         // The issuer's own code runs the conformance checks; the one failure expected is the non-UI
         // request, which this fixture (no issuer backend to encrypt a card) completes with nil.

@@ -140,9 +140,22 @@ int wh_sandbox_probe(int user_namespace);
 /// Whether the kernel lets a process install a seccomp filter that answers a system call with an
 /// errno, as the sandbox's init does (SyscallFilter.c) for itself and the extension: forks a
 /// child that sets no_new_privs, installs a filter failing getppid with EPERM and checks that it
-/// does. Returns 0; the errno of prctl when the kernel refused the filter; -1 when the filter
-/// was installed but did not act; -2 when the child did not exit normally.
-int wh_syscall_filter_probe(void);
+/// does. Returns one of the WH_FILTER_PROBE_ outcomes; `*error_number` is then the errno of the
+/// step that failed (prctl in the child, fork, waitpid), the signal that ended the child, or 0.
+int wh_syscall_filter_probe(int *error_number);
+
+/// The filter was installed and acted.
+#define WH_FILTER_PROBE_ACTS 0
+/// The filter was installed but getppid was not refused.
+#define WH_FILTER_PROBE_DID_NOT_ACT 1
+/// The kernel refused no_new_privs or the filter (the child's prctl errno).
+#define WH_FILTER_PROBE_REFUSED 2
+/// No child could be forked to ask (fork's errno): nothing is known of seccomp.
+#define WH_FILTER_PROBE_FORK_FAILED 3
+/// The child could not be waited for (waitpid's errno): nothing is known of seccomp.
+#define WH_FILTER_PROBE_WAIT_FAILED 4
+/// The child ended without exiting (the signal, or 0).
+#define WH_FILTER_PROBE_CHILD_DIED 5
 
 /// `O_PATH` (Glibc's module leaves it out without _GNU_SOURCE): a descriptor that names a file
 /// without opening it, for the *at calls. The same value on every Linux architecture we build for.
