@@ -109,7 +109,9 @@ struct LifecycleTests {
         #expect(answer["succeeded"] == .bool(true))
         let listing = try await daemon.process("com.example.testhelper.TestHelperExt")
         #expect(listing?.pid != nil)
-        #expect(listing?.state == "idle")
+        // The call's `result` event, which ends "busy" in the table, is recorded just after the
+        // answer is written: a listing read at once may still see the call.
+        #expect(listing?.state == "idle" || listing?.state == "busy", "\(listing?.state ?? "no listing")")
         try await waitFor("stopped after 300 ms idle", timeout: .seconds(3)) {
             try await daemon.process("com.example.testhelper.TestHelperExt")?.state == "stopped"
         }
