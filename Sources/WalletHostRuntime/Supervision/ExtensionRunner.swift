@@ -34,10 +34,12 @@ public actor ExtensionRunner {
         /// The runner is stopping its process for want of calls: ``callWarm`` sends none (it would
         /// reach a process being stopped), ``call`` launches another.
         var warmCallsClosed = false
+        /// When the last call ended (with an idle timeout), read by the idle watcher.
+        var lastCallEnded = ContinuousClock.now
+        /// The idle watcher's task runs (or is about to): a call that ends starts none.
+        var idleWatched = false
     }
     private var callsInFlight: Int { activity.withLock { $0.inFlight } }
-    private var lastCallEnded = ContinuousClock.now
-    private var idleWatcher: Task<Void, Never>?
     /// The container quota's watch of each running process, by pid.
     private var quotaWatches: [Int32: UInt64] = [:]
     /// Processes launched so far (for reports and tests).
@@ -156,7 +158,8 @@ public actor ExtensionRunner {
                                   launchMilliseconds: nil, launchedNow: false)
             callEnded()
             completion(outcome)
-            if configuration.idleTimeout != nil { Task { await self.scheduleIdleStop() } }
+            // The idle clock restarts here; a task only when no watcher runs (not one per call).
+            if noteIdleStart() { Task { await self.watchIdleness() } }
         }
         return true
     }
@@ -408,10 +411,27 @@ public actor ExtensionRunner {
     /// Notes the end of a call; one watcher task per runner stops the process once no call
     /// has ended for `idleTimeout` (a task per call would pile up sleeping tasks on a busy host).
     private func scheduleIdleStop() {
-        guard let idleTimeout = configuration.idleTimeout, callsInFlight == 0 else { return }
-        lastCallEnded = .now
-        guard idleWatcher == nil else { return }
-        idleWatcher = Task {
+        if noteIdleStart() { watchIdleness() }
+    }
+
+    /// Restarts the idle clock when no call is in flight (with an idle timeout).
+    /// - Returns: true when no watcher runs yet: the caller starts one (``watchIdleness()``).
+    private nonisolated func noteIdleStart() -> Bool {
+        guard configuration.idleTimeout != nil else { return false }
+        return activity.withLock { activity in
+            guard activity.inFlight == 0 else { return false }
+            activity.lastCallEnded = .now
+            guard !activity.idleWatched else { return false }
+            activity.idleWatched = true
+            return true
+        }
+    }
+
+    /// The idle watcher: sleeps until the idle timeout after the last call's end, then stops
+    /// the process unless a call came meanwhile.
+    private func watchIdleness() {
+        guard let idleTimeout = configuration.idleTimeout else { return }
+        Task {
             var wakeAt = ContinuousClock.now + idleTimeout
             while true {
                 try? await Task.sleep(until: wakeAt)
@@ -423,16 +443,18 @@ public actor ExtensionRunner {
 
     /// Stops the process if it has been idle long enough; otherwise returns when to look again.
     private func stopIfIdle(idleTimeout: Duration) async -> ContinuousClock.Instant? {
-        let due = lastCallEnded + idleTimeout
-        if ContinuousClock.now < due { return due }
         // No call in flight, and none may start warm until the process is stopped: one step.
-        let idle = activity.withLock { activity -> Bool in
-            guard activity.inFlight == 0 else { return false }
+        // The watcher ends in the same step, so a call ending after it starts another.
+        enum Verdict { case due(ContinuousClock.Instant), stop }
+        let verdict = activity.withLock { activity -> Verdict in
+            let due = activity.lastCallEnded + idleTimeout
+            if ContinuousClock.now < due { return .due(due) }
+            guard activity.inFlight == 0 else { return .due(.now + idleTimeout) }
             activity.warmCallsClosed = true
-            return true
+            activity.idleWatched = false
+            return .stop
         }
-        guard idle else { return .now + idleTimeout }
-        idleWatcher = nil
+        if case .due(let next) = verdict { return next }
         _ = await stop(.idle)
         // The process is gone (no warm connection): the next call launches one.
         activity.withLock { $0.warmCallsClosed = false }
