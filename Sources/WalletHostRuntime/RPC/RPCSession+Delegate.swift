@@ -155,7 +155,7 @@ extension RPCSession {
         }
         call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
         let failure: ExtensionCallError? = if case .failure(let failure) = outcome { failure } else { nil }
-        recordEnd(of: call.method, id: id, askedAt: call.askedAt, at: now, footprint: peak, failure: failure)
+        recordEnd(of: call.method, id: id, waiter: call.waiter, askedAt: call.askedAt, at: now, footprint: peak, failure: failure)
     }
 
     /// fd 4 ended. Usually the first sign of an exit (the pidfd follows within milliseconds and
@@ -193,6 +193,7 @@ extension RPCSession {
         }
         for (id, call) in expiry.missed {
             let deadline = call.deadline ?? now
+            settleCallEvent(of: call.method, id: id, waiter: call.waiter)
             record(.deadlineMiss(HostEvent.DeadlineMiss(method: call.method, requestID: id.logged,
                                                         milliseconds: (now - call.askedAt).milliseconds,
                                                         deadlineMilliseconds: (deadline - call.askedAt).milliseconds,

@@ -27,6 +27,8 @@ final class RPCSession: ProcessSupervisorDelegate {
         /// The `initialize` call: a usable answer opens the gate on the I/O thread, so calls
         /// queued behind the handshake are written before its caller even resumes.
         let opensGate: Bool
+        /// Who records the call's `call` event (``CallEventGate``).
+        let callEvent = CallEventGate()
 
         func resume(returning reply: CallReply) {
             onReply(reply)
@@ -107,10 +109,10 @@ final class RPCSession: ProcessSupervisorDelegate {
 
     /// Books and writes a call; returns the error to fail it with at once, if any.
     ///
-    /// Only the booking holds the session's lock. The `call` event is recorded before the
-    /// request is written, so the log never shows a result before its call, and the response,
-    /// which resolves under the lock, never waits for the event's encoding or the log's write
-    /// (a fast extension answered while the lock was still held, and the I/O thread slept on it).
+    /// Only the booking holds the session's lock: the response, which resolves under it, never
+    /// waits for the request's write or an event (a fast extension answered while the lock was
+    /// still held, and the I/O thread slept on it). The `call` event is recorded after the write,
+    /// off the request's way; ``CallEventGate`` keeps it before the event that closes the call.
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
         let stderrMark = supervisor.stderrMark
@@ -141,6 +143,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                 // Written by openGate, under the lock, once the handshake completed: the event
                 // goes first while the lock keeps the gate shut (a cold launch, not the warm path).
                 record(.call(HostEvent.Request(method: method, requestID: id.logged)))
+                waiter.callEvent.recorded()
                 return .success((id, nil))
             case .send(let id, let line):
                 return .success((id, line))
@@ -156,7 +159,6 @@ final class RPCSession: ProcessSupervisorDelegate {
             if deadline != nil { supervisor.wake() }
             return nil
         }
-        record(.call(HostEvent.Request(method: method, requestID: id.logged)))
         guard supervisor.write(line, deadline: deadline) else {
             // Exited between the booking and the write. Unless the exit already failed this call
             // (it takes every booked call), it took no notice of it: fail it here.
@@ -165,8 +167,12 @@ final class RPCSession: ProcessSupervisorDelegate {
                 Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
             } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                     message: "\(processName) ended before \(method) could be sent")
-            recordEnd(of: method, id: id, askedAt: askedAt, at: .now, footprint: nil, failure: error)
+            recordEnd(of: method, id: id, waiter: waiter, askedAt: askedAt, at: .now, footprint: nil, failure: error)
             return error
+        }
+        if waiter.callEvent.claimForWriter() {
+            record(.call(HostEvent.Request(method: method, requestID: id.logged)))
+            waiter.callEvent.recorded()
         }
         return nil
     }
@@ -205,15 +211,17 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// `call` event is closed by exactly one `result`, `error` or `deadlineMiss`.
     func fail(_ call: CallBook<Waiter>.Pending, id: RequestID, with error: ExtensionCallError) {
         let now = ContinuousClock.now
-        recordEnd(of: call.method, id: id, askedAt: call.askedAt, at: now, footprint: call.peakFootprintBytes, failure: error)
+        recordEnd(of: call.method, id: id, waiter: call.waiter, askedAt: call.askedAt, at: now, footprint: call.peakFootprintBytes,
+                  failure: error)
         call.waiter.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,
                                                 sentAt: call.sentAt, finishedAt: now))
     }
 
     /// Records the event that closes call `id`: `result`, or `error` with the failure's code and
-    /// sentence (the extension's own for its error responses).
-    func recordEnd(of method: String, id: RequestID, askedAt: ContinuousClock.Instant, at now: ContinuousClock.Instant,
+    /// sentence (the extension's own for its error responses), after its `call` event.
+    func recordEnd(of method: String, id: RequestID, waiter: Waiter, askedAt: ContinuousClock.Instant, at now: ContinuousClock.Instant,
                    footprint: Int?, failure: ExtensionCallError?) {
+        settleCallEvent(of: method, id: id, waiter: waiter)
         let milliseconds = (now - askedAt).milliseconds
         if let failure {
             record(.error(HostEvent.ErrorCompletion(method: method, requestID: id.logged, milliseconds: milliseconds,
@@ -222,6 +230,11 @@ final class RPCSession: ProcessSupervisorDelegate {
             record(.result(HostEvent.Completion(method: method, requestID: id.logged, milliseconds: milliseconds,
                                                 footprintBytes: footprint)))
         }
+    }
+
+    /// The call's `call` event is in the log (recorded here if its writer has not begun).
+    func settleCallEvent(of method: String, id: RequestID, waiter: Waiter) {
+        waiter.callEvent.settle { record(.call(HostEvent.Request(method: method, requestID: id.logged))) }
     }
 
     /// What else the host saw during `call`.
