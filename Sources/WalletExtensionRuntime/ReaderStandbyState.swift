@@ -14,6 +14,8 @@ package struct ReaderStandbyState {
     package enum Lending: Equatable {
         /// Run the call on this thread. `startStandby`: no standby is watching; start one.
         case lent(generation: UInt64, startStandby: Bool)
+        /// Run the call on this thread, and wake the standby: it rests (``Tick/rest``).
+        case lentWakingStandby(generation: UInt64)
         /// Hand the reader role to another thread first.
         case handOff
     }
@@ -36,6 +38,10 @@ package struct ReaderStandbyState {
         case takeOver
         /// Nothing was lent for ``idleTicksBeforeRetiring`` ticks: stop watching.
         case retire
+        /// Nothing was lent for ``ticksBeforeResting`` ticks: sleep until a call is lent (it
+        /// wakes the standby) or until the retirement is due (then ``restEnded()``), instead of
+        /// ticking for nothing.
+        case rest
     }
 
     private struct Loan {
@@ -48,14 +54,20 @@ package struct ReaderStandbyState {
 
     /// How many empty ticks a standby waits for the next loan before it retires.
     package let idleTicksBeforeRetiring: Int
+    /// How many empty ticks before the standby rests instead of ticking (``Tick/rest``).
+    package let ticksBeforeResting: Int
+    /// The standby rests: the next loan wakes it.
+    private var resting = false
     private var lastGeneration: UInt64 = 0
     private var loan: Loan?
     /// Empty ticks in a row, while a standby is watching; nil when none is.
     private var standbyIdleTicks: Int?
     private var takenOverCallsRunning = 0
 
-    package init(idleTicksBeforeRetiring: Int) {
+    /// - Parameter ticksBeforeResting: by default the standby ticks until it retires.
+    package init(idleTicksBeforeRetiring: Int, ticksBeforeResting: Int = .max) {
         self.idleTicksBeforeRetiring = idleTicksBeforeRetiring
+        self.ticksBeforeResting = ticksBeforeResting
     }
 
     /// True while a standby is watching (or has been asked to start).
@@ -69,6 +81,10 @@ package struct ReaderStandbyState {
         loan = Loan(generation: lastGeneration, thread: thread)
         let startStandby = standbyIdleTicks == nil
         standbyIdleTicks = 0
+        if resting {
+            resting = false
+            return .lentWakingStandby(generation: lastGeneration)
+        }
         return .lent(generation: lastGeneration, startStandby: startStandby)
     }
 
@@ -100,6 +116,15 @@ package struct ReaderStandbyState {
         return true
     }
 
+    /// A resting standby's sleep ran to the retirement without a loan waking it: it retires,
+    /// unless a loan came as the sleep ended (it watches that one).
+    package mutating func restEnded() -> Tick {
+        guard resting else { return .keepWatching }
+        resting = false
+        standbyIdleTicks = nil
+        return .retire
+    }
+
     /// The standby woke up: a grace period passed, or it was woken.
     package mutating func tick() -> Tick {
         guard let idleTicks = standbyIdleTicks else { return .retire }
@@ -109,6 +134,10 @@ package struct ReaderStandbyState {
                 return .retire
             }
             standbyIdleTicks = idleTicks + 1
+            if idleTicks + 1 >= ticksBeforeResting {
+                resting = true
+                return .rest
+            }
             return .keepWatching
         }
         guard current.seenByStandby || current.threadWillBlock else {

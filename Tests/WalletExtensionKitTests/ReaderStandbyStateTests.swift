@@ -96,4 +96,39 @@ struct ReaderStandbyStateTests {
         let next = state.lend(thread: Self.readerThread)
         #expect(next == .lent(generation: 2, startStandby: true))
     }
+
+    @Test("a standby with nothing lent for a few ticks rests; the next loan wakes it and it watches that call as before")
+    func anIdleStandbyRestsUntilTheNextLoan() {
+        var state = ReaderStandbyState(idleTicksBeforeRetiring: 10, ticksBeforeResting: 2)
+        _ = state.lend(thread: Self.readerThread)
+        _ = state.callReturned(generation: 1)
+        let first = state.tick()
+        let second = state.tick()
+        #expect(first == .keepWatching)
+        #expect(second == .rest, "two empty ticks: stop ticking")
+        let lent = state.lend(thread: Self.readerThread)
+        #expect(lent == .lentWakingStandby(generation: 2), "the resting standby must be woken")
+        let seen = state.tick()
+        let again = state.tick()
+        #expect(seen == .keepWatching)
+        #expect(again == .takeOver, "a long call is taken over as ever")
+    }
+
+    @Test("a resting standby no loan woke retires when its rest ends; one a loan reached as it ended keeps watching")
+    func aRestingStandbyRetiresUnlessALoanCame() {
+        var state = ReaderStandbyState(idleTicksBeforeRetiring: 10, ticksBeforeResting: 1)
+        _ = state.lend(thread: Self.readerThread)
+        _ = state.callReturned(generation: 1)
+        #expect(state.tick() == .rest)
+        #expect(state.restEnded() == .retire)
+        #expect(!state.hasStandby)
+        let next = state.lend(thread: Self.readerThread)
+        #expect(next == .lent(generation: 2, startStandby: true), "retired: the next call starts a standby")
+        _ = state.callReturned(generation: 2)
+        #expect(state.tick() == .rest)
+        let woke = state.lend(thread: Self.readerThread)
+        #expect(woke == .lentWakingStandby(generation: 3))
+        #expect(state.restEnded() == .keepWatching, "the rest timed out as the loan came: watch it")
+        #expect(state.hasStandby)
+    }
 }
