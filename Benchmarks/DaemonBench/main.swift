@@ -2,7 +2,7 @@
 // run, with the ratio. 100 warm issuers: Wallet's discovery through the daemon against the same
 // discovery cold in process; a warm call through the daemon, less the client's own cost (the
 // same client against a server that answers the same line at once), against the same warm call
-// in process; `device.get` against that server; the daemon's RSS with 100 warm extensions
+// in process, and the daemon's CPU per warm call; `device.get` against that server; the daemon's RSS with 100 warm extensions
 // against an idle daemon's; threads and memory with 2,000 and 10,000 idle clients; another
 // client's `host.status` while one client pipelines 20,000 requests, against the same with no
 // flood; 8 concurrent add-card clients against 8 Python issuers through the daemon against 8
