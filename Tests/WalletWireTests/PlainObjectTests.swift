@@ -90,19 +90,9 @@ struct PlainObjectTests {
             #"{"id":"a","jsonrpc":"2.0","method":"m","params":{"t":true,"n":null,"e":{},"i":-7}}"#,
             #"{"id":3,"jsonrpc":"2.0","result":{"passEntriesAvailable":true,"remotePassEntriesAvailable":false,"requiresAuthentication":true}}"#,
         ]
-        let alphabet = Array(#"{}[],:" 0123456789-.eE\tnulltruefalse"idmethodparamsresultjsonrpc2.0\"#.utf8)
+        let alphabet = #"{}[],:" 0123456789-.eE\tnulltruefalse"idmethodparamsresultjsonrpc2.0\"#
         var readByHand = 0
-        for _ in 0..<20_000 {
-            var bytes = Array(seeds[Int.random(in: 0..<seeds.count, using: &generator)].utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let position = Int.random(in: 0...bytes.count, using: &generator)
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0 where position < bytes.count: bytes.remove(at: position)
-                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: position)
-                default: if position < bytes.count { bytes[position] = alphabet.randomElement(using: &generator)! }
-                }
-            }
-            let line = Data(bytes)
+        for line in mutatedLines(of: seeds, alphabet: alphabet, count: 20_000, using: &generator) {
             if let plain = codec.plainParams(from: line) {
                 readByHand += 1
                 #expect(plain == (decodedParams(line) ?? [:]), "\(String(decoding: line, as: UTF8.self))")
