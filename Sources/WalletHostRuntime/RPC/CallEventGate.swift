@@ -1,46 +1,54 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Decides who records a call's `call` event, so that it is never on the request's way and the
-/// log still shows every call before the event that closes it.
+/// One call's progress that two threads share without the session's lock: whether its `call`
+/// event is in the log, and whether its request was written (so that a `$/cancelRequest` never
+/// reaches the extension before the request it cancels).
 ///
-/// The thread that wrote the request records it after the write (``claimForWriter()``, then
-/// ``recorded()``). Whoever closes the call (its response, its deadline, the process's exit)
-/// first calls ``settle(recordingCall:)``: if the writer has not begun, that thread records the
-/// `call` event itself; if the writer is recording it, it waits the few microseconds that takes.
+/// The `call` event is recorded by the thread that wrote the request, after the write (off the
+/// request's way), unless whoever closes the call (its response, its deadline, the process's
+/// exit) comes first: ``recordCallOnce(_:)`` records it once, under this call's own lock, so the
+/// closing event that follows always comes after it. The lock is this call's alone; the two
+/// threads meet on it only when a response beats the writer's record.
 final class CallEventGate: Sendable {
-    private static let open: UInt8 = 0
-    private static let writerRecording: UInt8 = 1
-    private static let done: UInt8 = 2
+    private let callRecorded: Mutex<Bool>
+    private let write = Atomic<UInt8>(WriteState.unwritten)
 
-    private let state: Atomic<UInt8>
+    private enum WriteState {
+        static let unwritten: UInt8 = 0
+        static let written: UInt8 = 1
+        /// The deadline passed before the write: the writer sends the cancel after it.
+        static let cancelOwed: UInt8 = 2
+    }
 
     /// - Parameter recorded: the event was recorded already (a call queued behind the handshake
     ///   records it while booking).
     init(recorded: Bool = false) {
-        state = Atomic(recorded ? Self.done : Self.open)
+        callRecorded = Mutex(recorded)
     }
 
-    /// The writer, after writing the request: true when it is to record the `call` event now
-    /// (and then say ``recorded()``); false when the call's closer did.
-    func claimForWriter() -> Bool {
-        state.compareExchange(expected: Self.open, desired: Self.writerRecording, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// The writer recorded the event.
-    func recorded() {
-        state.store(Self.done, ordering: .releasing)
-    }
-
-    /// Before the event that closes the call: the `call` event is in the log when this returns.
-    func settle(recordingCall record: () -> Void) {
-        if state.compareExchange(expected: Self.open, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
+    /// Records the `call` event with `record` unless it was recorded; it is in the log when this returns.
+    func recordCallOnce(_ record: () -> Void) {
+        callRecorded.withLock { recorded in
+            guard !recorded else { return }
             record()
-            return
+            recorded = true
         }
-        // The writer is between its claim and its `recorded()`: an event's encoding and one write.
-        while state.load(ordering: .acquiring) == Self.writerRecording { sched_yield() }
+    }
+
+    /// The event was recorded (while booking a queued call).
+    func markRecorded() {
+        callRecorded.withLock { $0 = true }
+    }
+
+    /// The writer wrote the request. - Returns: true when the call's deadline expired before
+    /// that: the writer sends its `$/cancelRequest` now, after the request.
+    func requestWritten() -> Bool {
+        !write.compareExchange(expected: WriteState.unwritten, desired: WriteState.written, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The call's deadline expired. - Returns: true when its request is written: send the cancel
+    /// now; false when the writer has yet to write it (and then sends the cancel itself).
+    func deadlineExpired() -> Bool {
+        !write.compareExchange(expected: WriteState.unwritten, desired: WriteState.cancelOwed, ordering: .acquiringAndReleasing).exchanged
     }
 }

@@ -184,7 +184,9 @@ extension RPCSession {
     func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant) {
         let expiry = state.withLock { state -> CallBook<Waiter>.Expiry in
             let expiry = state.book.expire(now: now, hangGrace: context.hangGrace)
-            for id in expiry.cancels {
+            let cancels = Set(expiry.cancels)
+            // A request booked but not yet written gets its cancel from its writer, after it.
+            for (id, call) in expiry.missed where cancels.contains(id) && call.waiter.callEvent.deadlineExpired() {
                 if let line = try? codec.notification(method: WireMethod.cancelRequest, params: CancelRequestParams(id: id)) {
                     supervisor.write(line)
                 }

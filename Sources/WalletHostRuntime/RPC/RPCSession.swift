@@ -27,7 +27,7 @@ final class RPCSession: ProcessSupervisorDelegate {
         /// The `initialize` call: a usable answer opens the gate on the I/O thread, so calls
         /// queued behind the handshake are written before its caller even resumes.
         let opensGate: Bool
-        /// Who records the call's `call` event (``CallEventGate``).
+        /// Who records the call's `call` event, and whether its request was written (``CallEventGate``).
         let callEvent = CallEventGate()
 
         func resume(returning reply: CallReply) {
@@ -112,7 +112,9 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Only the booking holds the session's lock: the response, which resolves under it, never
     /// waits for the request's write or an event (a fast extension answered while the lock was
     /// still held, and the I/O thread slept on it). The `call` event is recorded after the write,
-    /// off the request's way; ``CallEventGate`` keeps it before the event that closes the call.
+    /// off the request's way; ``CallEventGate`` keeps it before the event that closes the call,
+    /// and a deadline that passes before the write leaves its `$/cancelRequest` to the writer, so
+    /// the extension never sees a cancel before its request.
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
         let stderrMark = supervisor.stderrMark
@@ -143,7 +145,9 @@ final class RPCSession: ProcessSupervisorDelegate {
                 // Written by openGate, under the lock, once the handshake completed: the event
                 // goes first while the lock keeps the gate shut (a cold launch, not the warm path).
                 record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-                waiter.callEvent.recorded()
+                waiter.callEvent.markRecorded()
+                // A deadline sends a cancel only for a call openGate has written (under this lock).
+                _ = waiter.callEvent.requestWritten()
                 return .success((id, nil))
             case .send(let id, let line):
                 return .success((id, line))
@@ -170,10 +174,13 @@ final class RPCSession: ProcessSupervisorDelegate {
             recordEnd(of: method, id: id, waiter: waiter, askedAt: askedAt, at: .now, footprint: nil, failure: error)
             return error
         }
-        if waiter.callEvent.claimForWriter() {
-            record(.call(HostEvent.Request(method: method, requestID: id.logged)))
-            waiter.callEvent.recorded()
+        if waiter.callEvent.requestWritten(), let cancel = try? codec.notification(method: WireMethod.cancelRequest,
+                                                                                  params: CancelRequestParams(id: id)) {
+            // The deadline passed before the write (a zero deadline, a writer held up): the
+            // cancel the I/O thread would have sent goes after the request, not before it.
+            supervisor.write(cancel)
         }
+        settleCallEvent(of: method, id: id, waiter: waiter)
         return nil
     }
 
@@ -232,9 +239,9 @@ final class RPCSession: ProcessSupervisorDelegate {
         }
     }
 
-    /// The call's `call` event is in the log (recorded here if its writer has not begun).
+    /// The call's `call` event is in the log when this returns (recorded here if nobody did).
     func settleCallEvent(of method: String, id: RequestID, waiter: Waiter) {
-        waiter.callEvent.settle { record(.call(HostEvent.Request(method: method, requestID: id.logged))) }
+        waiter.callEvent.recordCallOnce { record(.call(HostEvent.Request(method: method, requestID: id.logged))) }
     }
 
     /// What else the host saw during `call`.
