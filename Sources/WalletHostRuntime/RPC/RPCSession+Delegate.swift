@@ -151,6 +151,7 @@ extension RPCSession {
            let initialize = try? codec.result(InitializeResult.self, from: line),
            initialize.protocolVersion == WireProtocol.version {
             state.withLock { $0.handshakeCompletedAt = now }
+            handshakeDone.store(true, ordering: .releasing)
             openGate(implemented: initialize.methods)
         }
         call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))

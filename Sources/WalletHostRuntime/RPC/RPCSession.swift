@@ -66,6 +66,9 @@ final class RPCSession: ProcessSupervisorDelegate {
 
     /// When the handshake completed (a usable `initialize` answer arrived), if it has.
     var handshakeCompletedAt: ContinuousClock.Instant? { state.withLock { $0.handshakeCompletedAt } }
+    /// Whether the handshake completed, read without the lock (every warm call asks).
+    var handshakeCompleted: Bool { handshakeDone.load(ordering: .acquiring) }
+    let handshakeDone = Atomic<Bool>(false)
 
     let supervisor: ProcessSupervisor
     let context: Context
@@ -118,8 +121,10 @@ final class RPCSession: ProcessSupervisorDelegate {
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
         let stderrMark = supervisor.stderrMark
+        // The process still running (an atomic read) spares the supervisor's lock inside this one.
+        let phase = supervisor.isStoppingOrExited ? supervisor.phase : .running
         let booked = state.withLock { state -> Result<(id: RequestID, line: Data?), ExtensionCallError> in
-            switch supervisor.phase {
+            switch phase {
             case .exited(let exit):
                 return .failure(Self.terminationError(exit, method: method, diagnostics: CallDiagnostics(termination: exit.status)))
             case .stopping where method != WireMethod.shutdown:

@@ -34,6 +34,9 @@ public actor ExtensionRunner {
         /// The runner is stopping its process for want of calls: ``callWarm`` sends none (it would
         /// reach a process being stopped), ``call`` launches another.
         var warmCallsClosed = false
+        /// Counts the closings of warm calls: an idle stop reopens them only if no later closing
+        /// (a runner being replaced) came meanwhile.
+        var closings = 0
         /// When the last call ended (with an idle timeout), read by the idle watcher.
         var lastCallEnded = ContinuousClock.now
         /// The idle watcher's task runs (or is about to): a call that ends starts none.
@@ -144,7 +147,7 @@ public actor ExtensionRunner {
         completion: @escaping @Sendable (CallOutcome<Result>) -> Void
     ) -> Bool {
         guard let connection = warmConnection.withLock({ $0 }), !connection.isStoppingOrExited,
-              connection.session.handshakeCompletedAt != nil else { return false }
+              connection.session.handshakeCompleted else { return false }
         // Counted in the same step as the check: an idle stop that saw no call cannot miss this one.
         guard activity.withLock({ activity in
             guard !activity.warmCallsClosed else { return false }
@@ -239,7 +242,10 @@ public actor ExtensionRunner {
     /// starts meanwhile (a caller then goes through ``call(_:params:resultType:)``, which would
     /// launch a process again). For a runner being replaced.
     public func stopAfterCalls(within timeout: Duration, reason: String) async {
-        activity.withLock { $0.warmCallsClosed = true }
+        activity.withLock { activity in
+            activity.warmCallsClosed = true
+            activity.closings += 1
+        }
         await callsEnded(within: timeout)
         _ = await stop(reason: reason)
     }
@@ -445,19 +451,26 @@ public actor ExtensionRunner {
     private func stopIfIdle(idleTimeout: Duration) async -> ContinuousClock.Instant? {
         // No call in flight, and none may start warm until the process is stopped: one step.
         // The watcher ends in the same step, so a call ending after it starts another.
-        enum Verdict { case due(ContinuousClock.Instant), stop }
+        enum Verdict { case due(ContinuousClock.Instant), stop(closing: Int) }
         let verdict = activity.withLock { activity -> Verdict in
             let due = activity.lastCallEnded + idleTimeout
             if ContinuousClock.now < due { return .due(due) }
             guard activity.inFlight == 0 else { return .due(.now + idleTimeout) }
             activity.warmCallsClosed = true
+            activity.closings += 1
             activity.idleWatched = false
-            return .stop
+            return .stop(closing: activity.closings)
         }
-        if case .due(let next) = verdict { return next }
+        guard case .stop(let closing) = verdict else {
+            if case .due(let next) = verdict { return next }
+            return nil
+        }
         _ = await stop(.idle)
-        // The process is gone (no warm connection): the next call launches one.
-        activity.withLock { $0.warmCallsClosed = false }
+        // The process is gone (no warm connection): the next call launches one. Unless warm
+        // calls were closed again meanwhile (the runner is being replaced): they stay closed.
+        activity.withLock { activity in
+            if activity.closings == closing { activity.warmCallsClosed = false }
+        }
         return nil
     }
 }
