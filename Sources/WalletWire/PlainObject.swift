@@ -27,9 +27,17 @@ extension WireCodec {
         plainValue(of: line) { envelope in envelope.method != nil && !envelope.hasResult }
     }
 
+    /// The params of a request line as `type`, without `JSONDecoder`, when `type` reads itself
+    /// from plain members (``PlainJSONDecodable``) and vouches for these; nil otherwise.
+    /// ``params(_:from:)`` tries this first.
+    public func plainParams<Params>(_ type: Params.Type, from line: Data) -> Params? {
+        guard let plainType = type as? any PlainJSONDecodable.Type, let members = plainParams(from: line) else { return nil }
+        return plainType.init(plainMembers: members) as? Params
+    }
+
     /// The result of a response line as `type`, without `JSONDecoder`, when the line is in the
-    /// plain subset and its result a flat object `type` vouches for; nil otherwise (decode it
-    /// with ``result(_:from:)``).
+    /// plain subset and its result a flat object `type` vouches for; nil otherwise.
+    /// ``result(_:from:)`` tries this first.
     public func plainResult<Result>(_ type: Result.Type, from line: Data) -> Result? {
         guard let plainType = type as? any PlainJSONDecodable.Type,
               let members = plainValue(of: line, where: { $0.method == nil && $0.hasResult && $0.params == .absent && $0.valueRange != nil }) else { return nil }

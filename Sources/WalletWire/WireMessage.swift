@@ -185,6 +185,8 @@ public struct WireCodec: Sendable {
     /// Decodes the `params` of a request or notification line. A missing `params` decodes
     /// as an empty object.
     public func params<Params: Decodable>(_ type: Params.Type, from line: Data) throws(WireDecodingError) -> Params {
+        // A type that reads a flat plain object itself, from a line in the plain shape: no JSONDecoder.
+        if let plain = plainParams(type, from: line) { return plain }
         do {
             return try decoder.decode(ParamsBody<Params>.self, from: line).params
         } catch {
@@ -194,6 +196,7 @@ public struct WireCodec: Sendable {
 
     /// Decodes the `result` of a response line.
     public func result<Result: Decodable>(_ type: Result.Type, from line: Data) throws(WireDecodingError) -> Result {
+        if let plain = plainResult(type, from: line) { return plain }
         do {
             return try decoder.decode(ResultBody<Result>.self, from: line).result
         } catch {

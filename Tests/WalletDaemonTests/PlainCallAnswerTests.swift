@@ -88,7 +88,9 @@ struct PlainCallAnswerTests {
             let line = Data(#"{"id":1,"jsonrpc":"2.0","method":"extension.call","params":\#(params)}"#.utf8)
             let members = try #require(codec.plainParams(from: line))
             let plain = try #require(ExtensionCallMethod.Params(plainMembers: members), "\(params)")
-            let decoded = try codec.params(ExtensionCallMethod.Params.self, from: line)
+            // JSONDecoder itself: the codec's params(_:from:) tries the hand reader first.
+            struct Body: Decodable { var params: ExtensionCallMethod.Params }
+            let decoded = try JSONDecoder().decode(Body.self, from: line).params
             #expect(plain.appex == decoded.appex && plain.method == decoded.method && plain.params == decoded.params
                     && plain.deadlineMs == decoded.deadlineMs && plain.transcript == decoded.transcript, "\(params)")
         }

@@ -30,7 +30,8 @@ struct CallEventGateTests {
             }
             #expect(records.count.load(ordering: .relaxed) == 1)
         }
-        let queued = CallEventGate(recorded: true)
+        let queued = CallEventGate()
+        queued.markRecorded()
         var recorded = false
         queued.recordCallOnce { recorded = true }
         #expect(!recorded, "a queued call's event was recorded while booking")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WalletHostRuntime
+import WalletWire
 
 /// The hand-written JSON of the events every call records is byte for byte what `JSONEncoder`
 /// writes for them (the log's settings), and gives way to it for anything outside its shape.
@@ -31,7 +32,7 @@ struct PlainEventJSONTests {
                                                                 footprintBytes: index % 3 == 0 ? nil : 1_748_992 + index)),
                                    bundleIdentifier: "com.example.issuer.Status", pid: Int32(1000 + index))
             result.time = time
-            if PlainEventJSON.number(value) != nil { try expectSameBytes(result) }
+            if WireCodec.plainJSONNumber(value) != nil { try expectSameBytes(result) }
             var call = HostEvent(.call(HostEvent.Request(method: "passEntries", requestID: id)), bundleIdentifier: nil,
                                  pid: index % 2 == 0 ? nil : 7)
             call.time = time

@@ -10,6 +10,12 @@ import WalletWire
 struct PlainObjectTests {
     let codec = WireCodec()
 
+    /// What `JSONDecoder` itself reads as the result of `line` (``WireCodec/result(_:from:)``
+    /// tries the hand reader first, so it cannot be the reference).
+    private func decodedResult<Result: Decodable>(_ type: Result.Type, from line: Data) throws -> Result {
+        try JSONDecoder().decode(ResultBody<Result>.self, from: line).result
+    }
+
     /// What the decoder reads for the same params, as plain scalars (nil: not a flat object).
     private func decodedParams(_ line: Data) -> [String: PlainScalar]? {
         guard let object = try? codec.params([String: JSONValue].self, from: line) else { return nil }
@@ -65,7 +71,7 @@ struct PlainObjectTests {
                 + #""requiresAuthentication":\#(bits & 4 != 0),"extra":"kept out""#
             let line = Data(#"{"id":4,"jsonrpc":"2.0","result":{\#(members)}}"#.utf8)
             let plain = try #require(codec.plainResult(StatusResult.self, from: line))
-            #expect(plain == (try codec.result(StatusResult.self, from: line)))
+            #expect(plain == (try decodedResult(StatusResult.self, from: line)))
         }
         for line in [
             #"{"id":4,"jsonrpc":"2.0","result":{"passEntriesAvailable":true,"remotePassEntriesAvailable":false}}"#,
@@ -99,9 +105,13 @@ struct PlainObjectTests {
             }
             if let status = codec.plainResult(StatusResult.self, from: line) {
                 readByHand += 1
-                #expect(status == (try? codec.result(StatusResult.self, from: line)), "\(String(decoding: line, as: UTF8.self))")
+                #expect(status == (try? decodedResult(StatusResult.self, from: line)), "\(String(decoding: line, as: UTF8.self))")
             }
         }
         #expect(readByHand > 1_000, "the mutations should leave many lines plain")
     }
+}
+
+private struct ResultBody<Result: Decodable>: Decodable {
+    var result: Result
 }

@@ -12,7 +12,7 @@ import WalletWire
 /// no task, no actor, no thread woken but the extension's. Anything else (a cold or rebuilt
 /// bundle, a launch, a missed deadline whose late answer the report waits for) takes a task.
 enum ExtensionCallMethod {
-    struct Params: Codable, Sendable {
+    struct Params: Codable, Sendable, PlainJSONDecodable {
         var appex: String
         var method: String
         var params: JSONValue?
@@ -23,7 +23,7 @@ enum ExtensionCallMethod {
 
         /// The params from a flat plain object (``WireCodec/plainParams(from:)``), as
         /// `JSONDecoder` reads them; nil when the members are not of the plain types (method
-        /// params that are not `{}` or `null`, a fractional deadline): decode them then.
+        /// params that are not `{}` or `null`, a fractional deadline): `JSONDecoder` reads them.
         init?(plainMembers members: [String: PlainScalar]) {
             guard case .string(let appex)? = members["appex"], case .string(let method)? = members["method"] else { return nil }
             self.appex = appex
@@ -59,7 +59,7 @@ enum ExtensionCallMethod {
             let params: Params
             let deadline: Duration?
             do {
-                params = try DaemonServer.codec.plainParams(from: call.line).flatMap(Params.init(plainMembers:)) ?? call.params(Params.self)
+                params = try call.params(Params.self)
                 deadline = try Self.deadline(params)
             } catch {
                 return reply(.failure(error))

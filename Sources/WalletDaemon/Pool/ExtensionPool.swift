@@ -16,6 +16,8 @@ public actor ExtensionPool {
         var bundle: ExtensionBundle
         var runner: ExtensionRunner
         var fingerprint: BundleFingerprint
+        /// What the fingerprint reads, worked out once.
+        var files: BundleFingerprint.Files
         var keepWarm: Bool
         var crashes = CrashLoopPolicy()
         var crashLooping = false
@@ -31,8 +33,7 @@ public actor ExtensionPool {
     private var entries: [String: Entry] = [:] {
         didSet {
             let published = entries.mapValues {
-                Published(runner: $0.runner, fingerprint: $0.fingerprint, bundle: $0.bundle,
-                          files: BundleFingerprint.Files(executable: $0.bundle.executableURL, bundle: $0.bundle.url))
+                Published(runner: $0.runner, fingerprint: $0.fingerprint, bundle: $0.bundle, files: $0.files)
             }
             self.published.withLock { $0 = published }
         }
@@ -71,7 +72,7 @@ public actor ExtensionPool {
     public func runner(forAppex url: URL) throws -> ExtensionRunner {
         let key = url.standardizedFileURL.path
         if let entry = entries[key] {
-            if entry.fingerprint == BundleFingerprint(executable: entry.bundle.executableURL, bundle: entry.bundle.url) {
+            if entry.fingerprint == BundleFingerprint(entry.files) {
                 return entry.runner
             }
             entries[key] = nil
@@ -109,7 +110,8 @@ public actor ExtensionPool {
     public func runner(for bundle: ExtensionBundle) throws -> ExtensionRunner {
         let key = bundle.url.standardizedFileURL.path
         if let entry = entries[key] { return entry.runner }
-        let fingerprint = BundleFingerprint(executable: bundle.executableURL, bundle: bundle.url)
+        let files = BundleFingerprint.Files(executable: bundle.executableURL, bundle: bundle.url)
+        let fingerprint = BundleFingerprint(files)
         let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try device.state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let isInstalledIssuer = installed.apps.contains { $0.extensions.contains { $0.url.standardizedFileURL.path == key } }
         let warm = keepWarm && bundle.role == .nonUI && isInstalledIssuer
@@ -117,7 +119,7 @@ public actor ExtensionPool {
         var runnerConfiguration = configuration
         if warm { runnerConfiguration.idleTimeout = nil }
         let runner = ExtensionRunner(descriptor: descriptor, configuration: runnerConfiguration)
-        entries[key] = Entry(bundle: bundle, runner: runner, fingerprint: fingerprint, keepWarm: warm)
+        entries[key] = Entry(bundle: bundle, runner: runner, fingerprint: fingerprint, files: files, keepWarm: warm)
         return runner
     }
 

@@ -64,7 +64,7 @@ enum PlainEventJSON {
             key("method")
             guard string(completion.method) else { return nil }
             key("milliseconds")
-            guard let milliseconds = number(completion.milliseconds) else { return nil }
+            guard let milliseconds = WireCodec.plainJSONNumber(completion.milliseconds) else { return nil }
             json.append(contentsOf: milliseconds.utf8)
             if let pid = event.pid {
                 key("pid")
@@ -79,10 +79,5 @@ enum PlainEventJSON {
         guard string(UTCTimestamp.string(from: event.time)) else { return nil }
         json.append(UInt8(ascii: "}"))
         return Data(json)
-    }
-
-    /// A double as `JSONEncoder` writes it (``WireCodec/plainJSONNumber(_:)``).
-    static func number(_ value: Double) -> String? {
-        WireCodec.plainJSONNumber(value)
     }
 }

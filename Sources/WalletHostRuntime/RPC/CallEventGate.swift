@@ -10,7 +10,7 @@ import Synchronization
 /// closing event that follows always comes after it. The lock is this call's alone; the two
 /// threads meet on it only when a response beats the writer's record.
 final class CallEventGate: Sendable {
-    private let callRecorded: Mutex<Bool>
+    private let callRecorded = Mutex(false)
     private let write = Atomic<UInt8>(WriteState.unwritten)
 
     private enum WriteState {
@@ -18,12 +18,6 @@ final class CallEventGate: Sendable {
         static let written: UInt8 = 1
         /// The deadline passed before the write: the writer sends the cancel after it.
         static let cancelOwed: UInt8 = 2
-    }
-
-    /// - Parameter recorded: the event was recorded already (a call queued behind the handshake
-    ///   records it while booking).
-    init(recorded: Bool = false) {
-        callRecorded = Mutex(recorded)
     }
 
     /// Records the `call` event with `record` unless it was recorded; it is in the log when this returns.

@@ -201,11 +201,8 @@ public actor ExtensionRunner {
         connection: ExtensionConnection, launchMilliseconds: Double?, launchedNow: Bool
     ) -> CallOutcome<Result> {
         let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
-            let codec = WireCodec()
-            // A plain result (a status) without JSONDecoder; anything else, and every error, through it.
-            if let plain = codec.plainResult(resultType, from: line) { return .success(plain) }
             do {
-                return .success(try codec.result(resultType, from: line))
+                return .success(try WireCodec().result(resultType, from: line))
             } catch {
                 return .failure(.protocolViolation("\(descriptor.executableName) answered \(method) with \(error)"))
             }
