@@ -111,7 +111,7 @@ let package = Package(
                     + ["WalletExtensionRuntime", "WalletWire"]),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
-        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn"]),
+        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn", "CWalletPoll"]),
         // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
         .target(name: "WalletReports"),
         // Static inspection of bundles and device builds: manifests, entitlements,

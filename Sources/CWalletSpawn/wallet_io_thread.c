@@ -1,4 +1,4 @@
-// What the host's per-extension I/O thread asks of the kernel besides spawning: cgroup v1 memory
+// What the host's I/O reactor asks of the kernel for each extension besides spawning: cgroup v1 memory
 // events (the kernel signals an eventfd when a group's usage crosses a threshold or its OOM
 // killer acts, so the host need not read the group's files to find out), a timer that a caller
 // can bring forward without waking the thread, and the thread's name.

@@ -56,7 +56,9 @@ struct HostileExtension {
     }
 
     /// The extension's runner: no idle stop, short stop steps, the sandbox as `mode`.
-    func runner(sandbox mode: SandboxMode, configure: (inout HostConfiguration) -> Void = { _ in })
+    /// - Parameter principalClass: the class the script's process says it registers (one that
+    ///   execs a real extension names that extension's).
+    func runner(sandbox mode: SandboxMode, principalClass: String = "", configure: (inout HostConfiguration) -> Void = { _ in })
         -> (ExtensionRunner, EventCollector) {
         let events = EventCollector()
         var configuration = HostConfiguration()
@@ -69,7 +71,7 @@ struct HostileExtension {
         let point = ExtensionPointRegistry.wallet.points[0]
         let descriptor = ExtensionDescriptor(bundlePath: bundle.path, executablePath: executable.path,
                                              bundleIdentifier: "com.example.hostile.Hostile", containingAppBundleIdentifier: "",
-                                             principalClass: "", point: point,
+                                             principalClass: principalClass, point: point,
                                              appGroups: ["group.com.example.hostile": ownContainer.path])
         return (ExtensionRunner(descriptor: descriptor, configuration: configuration), events)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WalletHostRuntime
+@testable import WalletHostRuntime
 import WalletHostTestSupport
 import WalletTestSupport
 #if canImport(Glibc)
@@ -8,10 +8,10 @@ import Glibc
 #endif
 
 /// A warm extension with nothing to do costs its host nothing: in a control group, the kernel's
-/// memory events watch it and its I/O thread sleeps; without one, the thread samples it on a timer.
+/// memory events watch it and the I/O reactor leaves it alone; without one, the reactor samples it on a timer.
 @Suite(.serialized)
 struct IdleWatchTests {
-    @Test("an idle extension in a control group leaves its I/O thread asleep; without one the thread samples it",
+    @Test("an idle extension in a control group costs the I/O reactor a turn a second at most; without one the reactor samples it",
           .enabled(if: ExtensionLimitsTests.controlGroupsAvailable, "needs control groups (a root host with cgroup v1 memory and pids)"),
           arguments: [ControlGroupMode.auto, .off])
     func idleWakeups(controlGroups: ControlGroupMode) async throws {
@@ -21,34 +21,15 @@ struct IdleWatchTests {
             return
         }
         defer { Task { await runner.stop() } }
-        let pid = try #require(runner.pid)
-        let thread = try #require(Self.thread(named: "wh-io.\(pid)"), "no I/O thread for \(pid)")
         // Let the launch's own samples pass, then count what three idle seconds cost.
         try await Task.sleep(for: .milliseconds(500))
-        let before = try #require(Self.voluntarySwitches(thread))
+        let before = try #require(runner.reactorTurns)
         try await Task.sleep(for: .seconds(3))
-        let wakeups = try #require(Self.voluntarySwitches(thread)) - before
+        let wakeups = try #require(runner.reactorTurns) - before
         if controlGroups == .auto {
-            #expect(wakeups <= 10, "\(wakeups) wake-ups in 3 idle seconds")
+            #expect(wakeups <= 10, "\(wakeups) turns in 3 idle seconds")
         } else {
-            #expect(wakeups >= 20, "\(wakeups) wake-ups in 3 idle seconds: without a control group the thread samples")
+            #expect(wakeups >= 20, "\(wakeups) turns in 3 idle seconds: without a control group the reactor samples")
         }
-    }
-
-    /// The id of this process's thread called `name` (`/proc/self/task/TID/comm`).
-    static func thread(named name: String) -> String? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.first { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) == name
-        }
-    }
-
-    /// How often the thread gave up the processor of its own accord: once per sleep it woke from.
-    static func voluntarySwitches(_ thread: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/task/\(thread)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
-        else { return nil }
-        return Int(line.split(separator: "\t").last ?? "")
     }
 }

@@ -8,8 +8,9 @@ import WalletWire
 /// the human transcript), so a call through the daemon prints what an in-process one does.
 ///
 /// A call to a warm process is sent from the client loop's thread and answered from the
-/// extension's I/O thread (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``):
-/// no task, no actor, no thread woken but the extension's. Anything else (a cold or rebuilt
+/// host's I/O reactor thread, which read the extension's response
+/// (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``): no task, no actor,
+/// no other thread woken. Anything else (a cold or rebuilt
 /// bundle, a launch, a missed deadline whose late answer the report waits for) takes a task.
 enum ExtensionCallMethod {
     struct Params: Codable, Sendable, PlainJSONDecodable {

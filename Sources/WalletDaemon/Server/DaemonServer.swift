@@ -35,7 +35,7 @@ public enum DaemonMethod: Sendable {
     case task(@Sendable (DaemonCall) async throws -> any Encodable & Sendable)
     /// Started on the client loop's thread, answered through `reply` (exactly once) from the
     /// thread that has the answer: a warm extension call is sent from the loop and answered
-    /// from the extension's I/O thread, with no task to wake on the way.
+    /// from the I/O reactor's thread, with no task to wake on the way.
     case deferred(@Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void)
 }
 

@@ -73,8 +73,8 @@ struct ServeCommand {
     }
 
     func run() async throws -> Int32 {
-        // One thread per extension (its I/O thread) would otherwise get glibc's per-thread
-        // malloc arenas, which keep memory the daemon no longer uses: one arena is plenty.
+        // The daemon's threads (client loop, I/O reactor, teardowns, tasks) would otherwise get
+        // glibc's per-thread malloc arenas, which keep memory it no longer uses: one is plenty.
         _ = setMallocOption(mallocArenaMaximum, 1)
         let descriptorLimit = Self.raiseDescriptorLimit()
         // Whether extensions can be sandboxed, asked of the kernel now (and again on SIGHUP):

@@ -341,7 +341,8 @@ extension HostEvent.Payload {
 }
 
 /// Receives events and extension output. Implementations must be cheap and thread-safe:
-/// they are called from every extension's I/O thread.
+/// they are called from the I/O reactor's thread, which every extension shares, and from any
+/// thread that starts or ends a call.
 public protocol HostEventSink: Sendable {
     func record(_ event: HostEvent)
     /// One line an extension wrote to stdout or stderr.

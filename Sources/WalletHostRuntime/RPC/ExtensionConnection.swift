@@ -13,8 +13,8 @@ final class ExtensionConnection: Sendable {
     /// How to stop an extension that is beyond use (hung, beyond repair, fd 4 closed).
     private let abandonTeardown: Teardown
 
-    /// Spawns the process and starts its I/O thread.
-    /// - Parameter onExit: called once, on the I/O thread, after the process was reaped.
+    /// Spawns the process and hands it to the I/O reactor.
+    /// - Parameter onExit: called once, on the process's teardown thread, after it was reaped.
     /// - Throws: ``SpawnError`` when the executable could not be started.
     init(spawning configuration: SpawnConfiguration, process: ProcessSupervisor.Context, session: RPCSession.Context,
          abandonTeardown: Teardown, onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {

@@ -71,6 +71,11 @@ public actor ExtensionRunner {
         return connection.pid
     }
 
+    /// The I/O reactor's turns for the warm process so far (its wake-ups, as tests count them).
+    nonisolated var reactorTurns: Int? {
+        warmConnection.withLock { $0 }?.supervisor.turns.load(ordering: .relaxed)
+    }
+
     /// The handshake result of the running process, once it completed.
     public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
         guard case .running(let launch) = process else { return nil }

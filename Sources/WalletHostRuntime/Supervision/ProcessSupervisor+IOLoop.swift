@@ -18,8 +18,10 @@ let outOfMemoryCheckInterval: Duration = .milliseconds(20)
 /// The longest an idle I/O thread sleeps when its control group's memory events watch the
 /// extension: nothing is due, and the events, the pipes and the exit wake it.
 let watchedIdlePollInterval: Duration = .seconds(1)
+/// Reads of fd 4 in one reactor turn, at most (64 KiB each: hundreds of answers).
+let responseReadsPerTurn = 4
 
-/// The I/O thread's own mutable state (never shared, so no lock).
+/// A process's I/O state, touched only by its reactor's thread (then by its teardown thread).
 struct IOLoopState {
     /// The protocol layer, told of frames, timers, samples and the exit.
     let delegate: any ProcessSupervisorDelegate
@@ -40,95 +42,98 @@ struct IOLoopState {
     /// The control group's usage was at or above its watch threshold when last read (or has not
     /// been read yet): an idle extension is sampled on a timer until it is below.
     var memoryAboveWatch = true
+    /// Whether calls were in flight when the last plan was made: the samples until the next
+    /// plan are taken at the calls' rate, and count toward their peaks.
+    var callsInFlight = false
 }
 
 extension ProcessSupervisor {
-    /// The I/O thread's body: returns after the process was reaped and its exit reported.
-    func runLoop(delegate: any ProcessSupervisorDelegate) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
-        var loop = IOLoopState(delegate: delegate)
+    /// One turn of the reactor for this process: reads what is `ready`, runs the delegate's
+    /// timers, samples the footprint when due, and plans the next wake-up. On the exit, its
+    /// descriptors leave the reactor and the teardown goes to a thread of its own.
+    func turn(_ process: SupervisedProcess, ready: SupervisorReactor.Roles, buffer: UnsafeMutableRawBufferPointer) {
         let memoryEvents = context.controlGroup?.memoryEvents ?? -1
-        while true {
-            let now = ContinuousClock.now
-            // Idle and below the watch threshold, with the kernel watching: nothing to sample.
-            let watched = memoryEvents >= 0 && !loop.memoryAboveWatch
-            let (timeout, wantsWrite, callsInFlight) = pollPlan(now: now, delegate: delegate, watched: watched)
-            var fds = [
-                pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: loop.rpcOpen ? child.responseReader : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: loop.stdoutOpen ? child.stdoutReader : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: loop.stderrOpen ? child.stderrReader : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wantsWrite ? child.requestWriter : -1, events: Int16(POLLOUT), revents: 0),
-                pollfd(fd: memoryEvents, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-            ]
-            // Without a pidfd, look for the exit every 20 ms.
-            let effectiveTimeout = child.exitDescriptor < 0 ? min(timeout < 0 ? 20 : timeout, 20) : timeout
-            _ = SystemCall.poll(&fds, timeoutMilliseconds: effectiveTimeout)
-            let ready = { (index: Int) in fds[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
-
-            if ready(0) { drainWakeup(buffer) }
-            if ready(7) { _ = wh_eventfd_drain(timer) }
-            if ready(2) { readResponses(buffer, loop: &loop) }
-            if ready(3) { readOutput(buffer, stream: .stdout, loop: &loop) }
-            if ready(4) { readOutput(buffer, stream: .stderr, loop: &loop) }
-            if fds[5].revents != 0 { flushOutgoing() }
-
-            if ready(1) || child.exitDescriptor < 0, let status = child.reapIfExited() {
-                finish(status: status, buffer: buffer, loop: &loop)
-                return
-            }
-            let after = ContinuousClock.now
-            delegate.supervisorTimersDue(self, now: after)
-            let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
-            if ready(6) {
-                // Usage crossed the watch threshold, or the OOM killer acted: sample on the
-                // timer again (the next sample reads which side of the threshold usage is on).
-                context.controlGroup?.drainMemoryEvents()
-                loop.memoryAboveWatch = true
-            }
-            let sampling = callsInFlight || memoryEvents < 0 || loop.memoryAboveWatch
-            if sampling && after - loop.lastSample >= max(interval, loop.lastSampleCost * 10) {
-                loop.lastSample = after
-                loop.lastOutOfMemoryCheck = after
-                // Only samples taken during calls count toward their peaks.
-                sampleFootprint(delegate: callsInFlight ? delegate : nil)
-                loop.lastSampleCost = .now - after
-                if memoryEvents >= 0, let group = context.controlGroup {
-                    loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
-                }
-            } else if context.controlGroup != nil, memoryEvents < 0, after - loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
-                loop.lastOutOfMemoryCheck = after
-                if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
-            }
+        if ready.contains(.wakeup) { drainWakeup(buffer) }
+        if ready.contains(.timer) { _ = wh_eventfd_drain(timer) }
+        if ready.contains(.responses) {
+            readResponses(buffer, loop: &process.loop)
+            if !process.loop.rpcOpen { process.reactor.unwatch(child.responseReader) }
         }
+        if ready.contains(.stdout) {
+            readOutput(buffer, stream: .stdout, loop: &process.loop)
+            if !process.loop.stdoutOpen { process.reactor.unwatch(child.stdoutReader) }
+        }
+        if ready.contains(.stderr) {
+            readOutput(buffer, stream: .stderr, loop: &process.loop)
+            if !process.loop.stderrOpen { process.reactor.unwatch(child.stderrReader) }
+        }
+        if ready.contains(.requests) { flushOutgoing() }
+
+        if ready.contains(.exit) || child.exitDescriptor < 0, let status = child.reapIfExited() {
+            process.reactor.unwatchAll(of: process)
+            tearDown(process, status: status)
+            return
+        }
+        let delegate = process.loop.delegate
+        let after = ContinuousClock.now
+        delegate.supervisorTimersDue(self, now: after)
+        let callsInFlight = process.loop.callsInFlight
+        let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
+        if ready.contains(.memoryEvents) {
+            // Usage crossed the watch threshold, or the OOM killer acted: sample on the
+            // timer again (the next sample reads which side of the threshold usage is on).
+            context.controlGroup?.drainMemoryEvents()
+            process.loop.memoryAboveWatch = true
+        }
+        let sampling = callsInFlight || memoryEvents < 0 || process.loop.memoryAboveWatch
+        if sampling && after - process.loop.lastSample >= max(interval, process.loop.lastSampleCost * 10) {
+            process.loop.lastSample = after
+            process.loop.lastOutOfMemoryCheck = after
+            // Only samples taken during calls count toward their peaks.
+            sampleFootprint(delegate: callsInFlight ? delegate : nil)
+            process.loop.lastSampleCost = .now - after
+            if memoryEvents >= 0, let group = context.controlGroup {
+                process.loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
+            }
+        } else if context.controlGroup != nil, memoryEvents < 0, after - process.loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
+            process.loop.lastOutOfMemoryCheck = after
+            if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
+        }
+        plan(process)
     }
 
-    /// The poll timeout in milliseconds, whether output is waiting, whether calls are in flight.
-    /// - Parameter watched: idle sampling is off (the control group's memory events watch).
-    private func pollPlan(now: ContinuousClock.Instant, delegate: any ProcessSupervisorDelegate,
-                          watched: Bool) -> (Int32, Bool, Bool) {
-        let plan = delegate.supervisorTimerPlan(self)
+    /// Arms the process's timer for its next turn, and watches fd 3 while output waits.
+    /// The timer is left alone when it already rings in time (a warm call's turn then costs
+    /// no system call for it).
+    func plan(_ process: SupervisedProcess) {
+        let now = ContinuousClock.now
+        let plan = process.loop.delegate.supervisorTimerPlan(self)
+        process.loop.callsInFlight = plan.callsInFlight
         var nearest = plan.wakeAt
         if plan.callsInFlight {
             let nextSample = now + context.sampleInterval
             if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
         }
-        let longest = watched && !plan.callsInFlight ? watchedIdlePollInterval : idlePollInterval
+        // Idle and below the watch threshold, with the kernel watching: nothing to sample.
+        let watched = (context.controlGroup?.memoryEvents ?? -1) >= 0 && !process.loop.memoryAboveWatch
+        var longest = watched && !plan.callsInFlight ? watchedIdlePollInterval : idlePollInterval
+        // Without a pidfd, look for the exit every 20 ms.
+        if child.exitDescriptor < 0 { longest = min(longest, .milliseconds(20)) }
         var wakeAt = min(nearest ?? now + longest, now + longest)
         let wantsWrite = state.withLock { state -> Bool in
             // A deadline a writer brought the timer forward to (its call booked after the plan was read).
             if let forward = state.broughtForward, forward < wakeAt { wakeAt = forward }
             state.broughtForward = nil
-            state.plannedWake = wakeAt
             // Under the lock, so that a writer bringing the timer forward is never overridden.
-            wh_timer_arm(timer, Self.nanoseconds(until: wakeAt))
+            if let armed = state.plannedWake, armed > now, armed <= wakeAt {
+                // Rings in time already; the turn it brings plans again.
+            } else {
+                state.plannedWake = wakeAt
+                wh_timer_arm(timer, Self.nanoseconds(until: wakeAt))
+            }
             return !state.outgoing.isEmpty
         }
-        let milliseconds = max(0, Int32(clamping: Int64(((wakeAt - now) / .milliseconds(1)).rounded(.up))))
-        return (milliseconds, wantsWrite, plan.callsInFlight)
+        process.reactor.watchRequests(of: process, wantsWrite)
     }
 
     private func drainWakeup(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -151,9 +156,10 @@ extension ProcessSupervisor {
 
     // MARK: Reading
 
-    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
-        // Bounded, so one chatty extension cannot starve this thread's other duties.
-        for _ in 0..<64 {
+    /// Reads fd 4, at most `reads` times: the reactor's turn reads little, so that a chatty
+    /// process cannot hold up the others' (what is left is there for its next turn).
+    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState, reads: Int = responseReadsPerTurn) {
+        for _ in 0..<reads {
             let count: Int?
             do {
                 count = try SystemCall.read(child.responseReader, into: buffer)
@@ -176,9 +182,12 @@ extension ProcessSupervisor {
         case stdout, stderr
     }
 
-    private func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState) {
+    /// Reads stdout or stderr, at most `reads` times (one per turn: a flood of short lines costs
+    /// its framing and logging, and must not hold up the other processes' turns).
+    private func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState,
+                            reads: Int = 1) {
         let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
-        for _ in 0..<16 {
+        for _ in 0..<reads {
             let result: Int?
             do {
                 result = try SystemCall.read(fd, into: buffer)
@@ -259,6 +268,19 @@ extension ProcessSupervisor {
 
     // MARK: Exit
 
+    /// Hands the exit to a thread of its own: the teardown may wait (a control group's last
+    /// processes leaving it) and must not hold up the reactor's other processes.
+    private func tearDown(_ process: SupervisedProcess, status: TerminationStatus) {
+        let thread = Thread { [self] in
+            wh_set_thread_name("wh-exit.\(child.pid)")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { buffer.deallocate() }
+            finish(status: status, buffer: buffer, loop: &process.loop)
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
         // Grandchildren may still hold the pipes; they share the group and die with it, and
         // whatever left the group but not the control group dies too.
@@ -270,9 +292,9 @@ extension ProcessSupervisor {
         if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
             killOverMemoryLimit(footprint: last, killedByKernel: true)
         }
-        if loop.rpcOpen { readResponses(buffer, loop: &loop) }
-        if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop) }
-        if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop) }
+        if loop.rpcOpen { readResponses(buffer, loop: &loop, reads: 64) }
+        if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop, reads: 16) }
+        if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop, reads: 16) }
         // After the last responses: each takes a footprint sample, which reads the group's files.
         context.controlGroup?.remove()
 

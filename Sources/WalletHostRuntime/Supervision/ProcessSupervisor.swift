@@ -6,7 +6,8 @@ import WalletWire
 import Glibc
 #endif
 
-/// What a supervised process's I/O thread hands to the protocol layer, on that thread.
+/// What the I/O reactor hands to a process's protocol layer, on the reactor's thread (the exit:
+/// on the process's teardown thread).
 protocol ProcessSupervisorDelegate: AnyObject, Sendable {
     /// One frame read from fd 4.
     func supervisor(_ supervisor: ProcessSupervisor, received frame: LineFramer.Frame)
@@ -23,8 +24,9 @@ protocol ProcessSupervisorDelegate: AnyObject, Sendable {
     func supervisor(_ supervisor: ProcessSupervisor, processExited exit: ExtensionExit)
 }
 
-/// The process half of a running extension: it spawns the executable, runs one I/O thread that
-/// reads fd 4, stdout, stderr and the pidfd, writes what the protocol layer queues on fd 3,
+/// The process half of a running extension: it spawns the executable, and in its turns on the
+/// host's I/O reactor (``SupervisorReactor``) reads fd 4, stdout, stderr and the pidfd, writes
+/// what the protocol layer queues on fd 3,
 /// captures output into the log, samples the footprint, kills the group over the memory limit,
 /// and reaps. Reaping follows the pidfd, never pipe EOF: a grandchild may hold the pipes open.
 /// It knows nothing of JSON-RPC; fd 4's frames go to its ``ProcessSupervisorDelegate``.
@@ -79,6 +81,8 @@ final class ProcessSupervisor: Sendable {
     /// caller whose deadline comes sooner, which costs that caller one system call and the I/O
     /// thread no wake-up until the deadline.
     let timer: Int32
+    /// The reactor's turns for this process so far.
+    let turns = Atomic<Int>(0)
     /// Everything the extension runs, counted (``ExtensionFootprint``).
     let footprint: ExtensionFootprint
     private let exitHandler: @Sendable (ExtensionExit) -> Void
@@ -89,8 +93,8 @@ final class ProcessSupervisor: Sendable {
     /// Why a process meant for the sandbox runs without it.
     var unsandboxedReason: String? { child.unsandboxedReason }
 
-    /// Spawns the process; its I/O thread starts with ``start(delegate:)``.
-    /// - Parameter onExit: called once, on the I/O thread, after the process was reaped.
+    /// Spawns the process; the I/O reactor watches it from ``start(delegate:)`` on.
+    /// - Parameter onExit: called once, on the process's teardown thread, after it was reaped.
     /// - Throws: ``SpawnError`` when the executable could not be started.
     init(spawning configuration: SpawnConfiguration, context: Context,
          onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
@@ -135,20 +139,12 @@ final class ProcessSupervisor: Sendable {
         child.closeDescriptors()
     }
 
-    /// Starts the I/O thread, which reports to `delegate` until the process is reaped.
-    /// The thread holds the delegate until then, and no one else does: reading it takes no
-    /// lock on the hot path, and the reference is gone with the thread.
+    /// Hands the process to the host's I/O reactor (``SupervisorReactor``), which reports to
+    /// `delegate` until the process is reaped. The reactor holds the delegate until then, and no
+    /// one else does: reading it takes no lock on the hot path, and the reference is gone with
+    /// the process.
     func start(delegate: any ProcessSupervisorDelegate) {
-        let name = "wh-io.\(child.pid)"
-        let thread = Thread { [self] in
-            // Named from inside (Foundation does not pass a name set before the start to the
-            // kernel on Linux), short enough for its 15 characters to keep the pid (`ps -L`, tests).
-            wh_set_thread_name(name)
-            runLoop(delegate: delegate)
-        }
-        thread.name = name
-        thread.stackSize = 512 * 1024
-        thread.start()
+        SupervisorReactor.shared.watch(SupervisedProcess(supervisor: self, delegate: delegate))
     }
 
     var phase: Phase { state.withLock { $0.phase } }
@@ -250,7 +246,7 @@ final class ProcessSupervisor: Sendable {
         })
     }
 
-    /// The exit handler, run once by the I/O thread after the waiters resumed.
+    /// The exit handler, run once by the teardown thread after the waiters resumed.
     func reportExit(_ exit: ExtensionExit) {
         exitHandler(exit)
     }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import WalletHostRuntime
+import WalletHostTestSupport
+import WalletTestSupport
+import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every supervised process's I/O goes through one reactor thread (`SupervisorReactor`): many
+/// warm extensions cost one thread, and one that floods its output or exits does not hold up the
+/// others' calls.
+@Suite(.serialized)
+struct SharedReactorTests {
+    @Test("twenty warm extensions share one I/O thread, and all twenty answer at once")
+    func oneThreadForMany() async throws {
+        let runners = try (0..<20).map { _ in try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex).0 }
+        defer { Task { for runner in runners { await runner.stop() } } }
+        let launched = await withTaskGroup(of: Bool.self) { group in
+            for runner in runners {
+                group.addTask { if case .success = await runner.prewarm() { true } else { false } }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(launched == 20)
+        let names = Self.threadNames()
+        #expect(names.filter { $0 == "wh-io" }.count == 1, "threads: \(names.sorted())")
+        #expect(names.filter { $0.hasPrefix("wh-io.") }.isEmpty, "one I/O thread per process: \(names.sorted())")
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for runner in runners {
+                group.addTask {
+                    let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+                    if case .success = outcome.result { return true }
+                    return false
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(answered == 20)
+    }
+
+    @Test("an extension flooding its stdout does not make another's status calls miss Wallet's 100 ms")
+    func floodDoesNotStarve() async throws {
+        let helper = ExampleBundles.testHelperAppex.appendingPathComponent("TestHelperExt").path
+        // `yes` fills the stdout pipe as fast as the host reads it; the helper answers on fd 4.
+        let flooder = try HostileExtension(script: "#!/bin/sh\nyes flood-@TOKEN@ &\nexec \(helper)\n")
+        defer { flooder.cleanUp() }
+        let (flooding, _) = flooder.runner(sandbox: .off, principalClass: "TestHelperExt.TestHelperHandler")
+        if case .failure(let error) = await flooding.prewarm() {
+            Issue.record("the flooding extension did not start: \(error.message)")
+            return
+        }
+        defer { Task { await flooding.stop() } }
+        let (runner, _, _) = try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) {
+            // Wallet's own deadline: a reactor held up by the flood's turns misses it.
+            $0.deadlineOverrides[WireMethod.status] = .milliseconds(100)
+        }
+        defer { Task { await runner.stop() } }
+        guard case .success = await runner.prewarm() else {
+            Issue.record("the test helper did not start")
+            return
+        }
+        #expect(!flooder.processesWithToken.isEmpty, "the flood is running")
+        var failures: [String] = []
+        for _ in 0..<100 {
+            let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+            if case .failure(let error) = outcome.result { failures.append(error.message) }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 100 calls failed: \(failures.prefix(3))")
+        // The flooder is served too: its own calls answer through the same thread.
+        let own = await flooding.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        if case .failure(let error) = own.result { Issue.record("the flooding extension's call failed: \(error.message)") }
+    }
+
+    @Test("a killed extension is reaped while the others answer, and a new one on its descriptor numbers works")
+    func exitAndReuse() async throws {
+        let runners = try (0..<5).map { _ in try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex).0 }
+        defer { Task { for runner in runners { await runner.stop() } } }
+        for runner in runners {
+            guard case .success = await runner.prewarm() else {
+                Issue.record("a test helper did not start")
+                return
+            }
+        }
+        let killed = runners[0]
+        let pid = try #require(killed.pid)
+        kill(pid, SIGKILL)
+        // The exit is seen through the reactor (the pidfd), and torn down off its thread.
+        let seen = ContinuousClock.now + .seconds(5)
+        while killed.pid != nil, ContinuousClock.now < seen { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(killed.pid == nil, "the killed process \(pid) was not reaped")
+        for runner in runners.dropFirst() {
+            let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+            if case .failure(let error) = outcome.result { Issue.record("another extension's call failed: \(error.message)") }
+        }
+        // The next launch likely gets the closed descriptors' numbers: the reactor must have let go of them.
+        let relaunched = await killed.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        if case .failure(let error) = relaunched.result { Issue.record("the relaunched extension's call failed: \(error.message)") }
+        #expect(relaunched.pid != nil && relaunched.pid != pid)
+    }
+
+    /// The names of this process's threads (`/proc/self/task/*/comm`).
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}
