@@ -83,9 +83,9 @@ let package = Package(
         // zlib, for reading .ipa archives (Debian's zlib1g-dev; .ci/run installs it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // OpenSSL's libcrypto, for the provisioning PKI and ECC_V2 decryption (Debian's libssl-dev;
-        // .ci/run installs it). Linked by Wallet (so the CLI) and the examples' backend only:
-        // never by the runtime, the wire module or the SDK.
-        .systemLibrary(name: "CLibcrypto", path: "Sources/CLibcrypto", providers: [.apt(["libssl-dev"])]),
+        // .ci/run installs it). Used by Wallet (so the CLI) and the examples' backend only: never by
+        // the runtime, the wire module or the SDK. Not linked: libcrypto.so.3 is loaded on first use.
+        .target(name: "CLibcrypto"),
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),

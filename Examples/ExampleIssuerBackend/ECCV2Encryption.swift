@@ -52,6 +52,7 @@ public enum ECCV2Encryption {
 
     /// Encrypts `plaintext` for the leaf certificate's P-256 key.
     public static func seal(_ plaintext: Data, leafCertificate: Data) throws -> Sealed {
+        if let loadError = wh_libcrypto_load_error() { throw Failure(description: String(cString: loadError)) }
         let certificate = leafCertificate.withUnsafeBytes { bytes -> OpaquePointer? in
             guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
             return wh_x509_from_der(base, bytes.count)

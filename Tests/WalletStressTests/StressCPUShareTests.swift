@@ -20,7 +20,7 @@ import WalletStress
 
     @Test func theSearchFindsTheShareWhereStatusStartsMissing() async throws {
         // An 80 ms deadline keeps the search short and leaves a loaded machine room for the helper's
-        // cold launch at full speed (it loads libcrypto for its backend; 40 ms missed under the full suite).
+        // cold launch at full speed (40 ms missed under the full suite).
         let (descriptor, configuration) = try StressRunHarness.helper(mode: "normal", statusDeadline: .milliseconds(80))
         let outcome = await CPUShareSearch.run(descriptor: descriptor, configuration: configuration, callsPerProbe: 4)
         let passing = try #require(outcome.lowestPassingSharePercent, "\(outcome.sentence)")

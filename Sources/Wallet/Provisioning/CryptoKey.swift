@@ -1,11 +1,16 @@
 import CLibcrypto
 import Foundation
 
-/// A failure of OpenSSL's libcrypto, naming what was being done.
+/// A failure of OpenSSL's libcrypto, naming what was being done: OpenSSL's reason, or why
+/// libcrypto.so.3 (loaded on first use) cannot be loaded.
 public struct CryptoError: Error, CustomStringConvertible, Sendable {
     public var description: String
 
     init(_ action: String) {
+        if let loadError = wh_libcrypto_load_error() {
+            description = "libcrypto could not \(action): \(String(cString: loadError))"
+            return
+        }
         let code = ERR_get_error()
         var reason = ""
         if code != 0 {
@@ -108,10 +113,12 @@ public final class CryptoKey: @unchecked Sendable {
 
 /// Hashing, AES-256-GCM and random bytes, from libcrypto.
 public enum Crypto {
-    /// SHA-256 of `data`.
+    /// SHA-256 of `data`. Stops the process, naming why, when libcrypto.so.3 cannot be loaded
+    /// (every caller already holds a key, so it has been).
     public static func sha256(_ data: Data) -> Data {
         var digest = [UInt8](repeating: 0, count: 32)
-        _ = data.withUnsafeBytes { wh_sha256($0.baseAddress, $0.count, &digest) }
+        let hashed = data.withUnsafeBytes { wh_sha256($0.baseAddress, $0.count, &digest) }
+        precondition(hashed == 1, CryptoError("compute SHA-256").description)
         return Data(digest)
     }
 

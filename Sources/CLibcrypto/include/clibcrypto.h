@@ -1,8 +1,12 @@
-// OpenSSL's libcrypto for Swift (Debian's libssl-dev; scripts/install-dependencies installs it).
-// Linked only by the Wallet logic, the CLI and the sample issuer's stand-in backend: never by the
-// host runtime, the wire module or the SDK. Swift cannot call OpenSSL's variadic key-generation
-// macros or build OSSL_PARAM arrays comfortably, so these small wrappers do it; everything else
-// is called from Swift directly. Every function returns NULL or 0 on failure.
+// OpenSSL's libcrypto for Swift (Debian's libssl-dev for the headers; libssl3 at run time;
+// scripts/install-dependencies installs both). Not linked: libcrypto.so.3 is loaded with dlopen on
+// the first call of any OpenSSL function (libcrypto_loader.c), so a process that does no
+// provisioning crypto (an idle `wallet-host serve`) never maps it. Used only by the Wallet logic, the
+// CLI and the sample issuer's stand-in backend: never by the host runtime, the wire module or the SDK.
+// Swift cannot call OpenSSL's variadic key-generation functions or build OSSL_PARAM arrays
+// comfortably, so these small wrappers do it; everything else is called from Swift directly. Every
+// function returns NULL or 0 on failure, and so does every OpenSSL function when libcrypto.so.3
+// cannot be loaded (wh_libcrypto_load_error says why).
 #ifndef CLIBCRYPTO_H
 #define CLIBCRYPTO_H
 
@@ -18,14 +22,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// NULL when libcrypto.so.3 is loaded (loading it on the first call), else why it cannot be: a
+/// sentence naming the library and how to install it.
+const char *_Nullable wh_libcrypto_load_error(void);
+
+/// A new key pair of `type` ("EC", "RSA") with `params`: what EVP_PKEY_Q_keygen does, without its
+/// variadic arguments (which the loader could not forward).
+static inline EVP_PKEY *_Nullable wh_generate_key(const char *_Nonnull type, const OSSL_PARAM *_Nonnull params) {
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+    EVP_PKEY *key = NULL;
+    if (context == NULL || EVP_PKEY_keygen_init(context) <= 0 || EVP_PKEY_CTX_set_params(context, params) <= 0
+        || EVP_PKEY_generate(context, &key) <= 0) {
+        key = NULL;
+    }
+    EVP_PKEY_CTX_free(context);
+    return key;
+}
+
 /// A new P-256 key pair.
 static inline EVP_PKEY *_Nullable wh_ec_p256_generate(void) {
-    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"P-256", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    return wh_generate_key("EC", params);
 }
 
 /// A new RSA key pair of `bits` bits.
 static inline EVP_PKEY *_Nullable wh_rsa_generate(unsigned int bits) {
-    return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
+    size_t size = bits;
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &size);
+    params[1] = OSSL_PARAM_construct_end();
+    return wh_generate_key("RSA", params);
 }
 
 /// A P-256 public key from its SEC 1 encoding: 65 bytes uncompressed (04 x y) or 33 compressed
@@ -142,7 +170,7 @@ static inline EVP_PKEY *_Nullable wh_private_key_from_pem(const void *_Nonnull b
 /// What a certificate is for, in ``wh_x509_make``.
 enum wh_certificate_role { WH_CERTIFICATE_ROOT = 0, WH_CERTIFICATE_INTERMEDIATE = 1, WH_CERTIFICATE_LEAF = 2 };
 
-static inline int wh_x509_add_extension(X509 *certificate, X509V3_CTX *context, int nid, const char *value) {
+static inline int wh_x509_add_extension(X509 *_Nonnull certificate, X509V3_CTX *_Nonnull context, int nid, const char *_Nonnull value) {
     X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, context, nid, value);
     int ok = extension != NULL && X509_add_ext(certificate, extension, -1) == 1;
     X509_EXTENSION_free(extension);
