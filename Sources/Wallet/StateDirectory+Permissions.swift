@@ -38,10 +38,12 @@ extension StateDirectory {
 
     /// Opens the event log in ``logsURL`` (mode 0700, its files 0600), the state directory
     /// prepared first.
+    /// - Parameter gatheringFor: how long events may wait to be written together (a daemon's
+    ///   log, ``EventLogFile/init(directory:gatheringFor:)``); nil writes each at once.
     /// - Throws: ``StateError`` naming the state directory, or ``EventLogError`` naming the log.
-    public func openEventLog() throws -> EventLogFile {
+    public func openEventLog(gatheringFor delay: Duration? = nil) throws -> EventLogFile {
         try prepareDirectory()
-        return try EventLogFile(directory: logsURL)
+        return try EventLogFile(directory: logsURL, gatheringFor: delay)
     }
 
     /// Takes from an open file or directory every permission beyond `mode`. A file this user

@@ -35,6 +35,58 @@ struct EventLogFileTests {
         for line in lines { _ = try decoder.decode(HostEvent.self, from: Data(line.utf8)) }
     }
 
+    @Test("a gathering log writes nothing until its delay or a flush, then every line in the order recorded")
+    func gatheredEventsWaitForTheFlush() async throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        // A delay no test waits out: only flush() writes.
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask { for index in 0..<100 { log.record(stop("\(writer)-\(index)")) } }
+            }
+        }
+        #expect(try Data(contentsOf: log.eventsURL).isEmpty, "gathered events were written before the flush")
+        log.flush()
+        let lines = try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 400)
+        // Each writer's own events in its order.
+        for writer in 0..<4 {
+            let indexes = lines.compactMap { line -> Int? in
+                guard let range = line.range(of: "\(writer)-") , line[line.index(before: range.lowerBound)] == " " else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+            #expect(indexes == Array(0..<100), "writer \(writer): \(indexes.prefix(5))")
+        }
+    }
+
+    @Test("a gathering log's writer thread writes the events after its delay")
+    func gatheredEventsReachTheFile() async throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .milliseconds(5))
+        for index in 0..<50 { log.record(stop("event \(index)")) }
+        let giveUp = ContinuousClock.now + .seconds(10)
+        var lines = 0
+        while ContinuousClock.now < giveUp {
+            lines = try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n").count
+            if lines == 50 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(lines == 50)
+    }
+
+    @Test("past its bound in bytes, a gathering log writes at once: a flood of events does not pile up in memory")
+    func gatheringIsBounded() throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
+        let words = String(repeating: "x", count: 1000)
+        for index in 0..<(EventGathering.maximumBytes / 1000 + 10) { log.record(stop("\(index) \(words)")) }
+        let written = try Data(contentsOf: log.eventsURL).count
+        #expect(written >= EventGathering.maximumBytes, "\(written) bytes written")
+    }
+
     @Test("a logs directory that is a symbolic link is refused, naming it")
     func symlinkedDirectory() throws {
         let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")

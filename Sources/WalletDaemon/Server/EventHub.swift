@@ -91,6 +91,11 @@ public final class EventHub: HostEventSink {
         log?.recordOutput(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
     }
 
+    /// Writes the events the log gathered (``EventLogFile/flush()``): the daemon does as it stops.
+    public func flushLog() {
+        log?.flush()
+    }
+
     /// The process table as it stands.
     public var table: ProcessTable { state.withLock { $0.table } }
 

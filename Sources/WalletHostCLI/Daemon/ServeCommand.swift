@@ -94,7 +94,9 @@ struct ServeCommand {
         }
         let device = SimulatedDevice(state: state)
         let poolBox = Mutex<ExtensionPool?>(nil)
-        let hub = EventHub(log: try state.openEventLog()) { event in
+        // Events are written a few milliseconds late, many at once: a warm call's two events
+        // cost no system call on the threads that serve it. A crash loses at most that much.
+        let hub = EventHub(log: try state.openEventLog(gatheringFor: .milliseconds(5))) { event in
             guard let bundle = event.bundleIdentifier, let pool = poolBox.withLock({ $0 }) else { return }
             Task { await pool.processCrashed(bundleIdentifier: bundle) }
         }
@@ -129,6 +131,7 @@ struct ServeCommand {
         }
         withExtendedLifetime(signals) {}
         withExtendedLifetime(watcher) {}
+        hub.flushLog()
         FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
         return 0
     }

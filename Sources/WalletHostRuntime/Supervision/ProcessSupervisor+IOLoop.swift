@@ -157,8 +157,13 @@ extension ProcessSupervisor {
     // MARK: Reading
 
     /// Reads fd 4, at most `reads` times: the reactor's turn reads little, so that a chatty
-    /// process cannot hold up the others' (what is left is there for its next turn).
-    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState, reads: Int = responseReadsPerTurn) {
+    /// process cannot hold up the others' (what is left is there for its next turn). A turn
+    /// stops at a read shorter than the buffer, which emptied the pipe (epoll reports what comes
+    /// next): a warm call's answer costs one read, not a second one to hear the pipe is empty.
+    /// - Parameter untilEnd: read on after short reads, to the end of what is there or of the
+    ///   pipe (the drain after the exit).
+    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState,
+                               reads: Int = responseReadsPerTurn, untilEnd: Bool = false) {
         for _ in 0..<reads {
             let count: Int?
             do {
@@ -175,6 +180,7 @@ extension ProcessSupervisor {
             for frame in loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
                 loop.delegate.supervisor(self, received: frame)
             }
+            if count < buffer.count && !untilEnd { return }
         }
     }
 
@@ -292,7 +298,7 @@ extension ProcessSupervisor {
         if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
             killOverMemoryLimit(footprint: last, killedByKernel: true)
         }
-        if loop.rpcOpen { readResponses(buffer, loop: &loop, reads: 64) }
+        if loop.rpcOpen { readResponses(buffer, loop: &loop, reads: 64, untilEnd: true) }
         if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop, reads: 16) }
         if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop, reads: 16) }
         // After the last responses: each takes a footprint sample, which reads the group's files.

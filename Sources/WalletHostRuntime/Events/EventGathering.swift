@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Event lines waiting to be written together (``EventLogFile/init(directory:gatheringFor:)``):
+/// the first line into an empty queue wakes the writer, which lets more gather for `delay`, then
+/// writes them all at once. Lines leave the queue and reach the file under one lock, so two
+/// writers (the thread, a ``EventLogFile/flush()``) never swap their order.
+final class EventGathering: Sendable {
+    /// Queued bytes past which the recording thread writes them itself.
+    static let maximumBytes = 256 << 10
+
+    let delay: Duration
+    private let queue = Mutex(Data())
+    /// Held from taking the queue to the end of its write.
+    private let writing = Mutex(())
+    private let wakeWriter = DispatchSemaphore(value: 0)
+
+    init(delay: Duration) {
+        self.delay = delay
+    }
+
+    /// Starts the writer thread, which calls `flush` once lines have gathered for ``delay``.
+    func startWriter(flush: @escaping @Sendable () -> Void) {
+        let delay = delay
+        let thread = Thread { [wakeWriter] in
+            while true {
+                wakeWriter.wait()
+                let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
+                if microseconds > 0 { usleep(UInt32(clamping: microseconds)) }
+                flush()
+            }
+        }
+        thread.name = "wallet-host.events"
+        thread.stackSize = 128 << 10
+        thread.start()
+    }
+
+    /// Queues a line. - Returns: whether the queue is past ``maximumBytes`` (write it now).
+    func add(_ line: Data) -> Bool {
+        let (first, full) = queue.withLock { queued -> (Bool, Bool) in
+            let first = queued.isEmpty
+            queued.append(line)
+            return (first, queued.count >= Self.maximumBytes)
+        }
+        if first { wakeWriter.signal() }
+        return full
+    }
+
+    /// Takes every queued line and passes them to `write`, in one piece, under the write lock.
+    func takeAndWrite(_ write: (Data) -> Void) {
+        writing.withLock { _ in
+            let lines = queue.withLock { queued -> Data in
+                defer { queued = Data() }
+                return queued
+            }
+            if !lines.isEmpty { write(lines) }
+        }
+    }
+}
