@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
@@ -55,4 +56,16 @@ void wh_timer_arm(int timer, long long nanoseconds) {
     value.it_value.tv_sec = (time_t)(nanoseconds / 1000000000LL);
     value.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
     timerfd_settime(timer, 0, &value, NULL);
+}
+
+int wh_thread_start_detached(void *(*body)(void *), void *context, size_t stack_bytes) {
+    pthread_attr_t attributes;
+    int failure = pthread_attr_init(&attributes);
+    if (failure) return failure;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    if (stack_bytes > 0) pthread_attr_setstacksize(&attributes, stack_bytes);
+    pthread_t thread;
+    failure = pthread_create(&thread, &attributes, body, context);
+    pthread_attr_destroy(&attributes);
+    return failure;
 }

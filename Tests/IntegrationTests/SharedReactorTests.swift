@@ -40,11 +40,19 @@ struct SharedReactorTests {
         #expect(answered == 20)
     }
 
-    @Test("an extension flooding its stdout does not make another's status calls miss Wallet's 100 ms")
-    func floodDoesNotStarve() async throws {
+    /// A flood of the shortest lines (`yes`: "y" and a newline) costs the most per byte: each
+    /// line is framed, and logged or decoded. On fd 4 each is a protocol violation.
+    @Test("an extension flooding stdout, stderr or fd 4 with short lines does not starve another's calls",
+          arguments: ["", ">&2", ">&4"])
+    func floodDoesNotStarve(redirection: String) async throws {
         let helper = ExampleBundles.testHelperAppex.appendingPathComponent("TestHelperExt").path
-        // `yes` fills the stdout pipe as fast as the host reads it; the helper answers on fd 4.
-        let flooder = try HostileExtension(script: "#!/bin/sh\nyes flood-@TOKEN@ &\nexec \(helper)\n")
+        // The flood starts once the helper (exec'd in its place) has answered the handshake.
+        let flooder = try HostileExtension(script: """
+            #!/bin/bash
+            (sleep 0.3; exec -a yes-@TOKEN@ yes \(redirection)) &
+            exec \(helper)
+
+            """)
         defer { flooder.cleanUp() }
         let (flooding, _) = flooder.runner(sandbox: .off, principalClass: "TestHelperExt.TestHelperHandler")
         if case .failure(let error) = await flooding.prewarm() {
@@ -61,16 +69,23 @@ struct SharedReactorTests {
             Issue.record("the test helper did not start")
             return
         }
-        #expect(!flooder.processesWithToken.isEmpty, "the flood is running")
+        let floodSeen = ContinuousClock.now + .seconds(5)
+        while flooder.processesWithToken.isEmpty, ContinuousClock.now < floodSeen { try await Task.sleep(for: .milliseconds(10)) }
+        // On fd 4 the flood is a stream of protocol violations: the host may have ended the
+        // flooder already (beyond repair), which is the point.
+        if redirection != ">&4" { #expect(!flooder.processesWithToken.isEmpty, "the flood never started") }
+        var calls = 0
         var failures: [String] = []
-        for _ in 0..<100 {
+        let ends = ContinuousClock.now + .milliseconds(1500)
+        while ContinuousClock.now < ends {
             let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+            calls += 1
             if case .failure(let error) = outcome.result { failures.append(error.message) }
         }
-        #expect(failures.isEmpty, "\(failures.count) of 100 calls failed: \(failures.prefix(3))")
-        // The flooder is served too: its own calls answer through the same thread.
-        let own = await flooding.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
-        if case .failure(let error) = own.result { Issue.record("the flooding extension's call failed: \(error.message)") }
+        #expect(failures.isEmpty, "\(failures.count) of \(calls) calls failed: \(failures.prefix(3))")
+        // Beside the flood a call takes a few milliseconds here (the flood keeps a core busy);
+        // with the flood's turns unbounded in time, 50 ms and more.
+        #expect(calls >= 75, "only \(calls) calls in 1.5 s beside the flood")
     }
 
     @Test("a killed extension is reaped while the others answer, and a new one on its descriptor numbers works")

@@ -221,6 +221,11 @@ void wh_timer_arm(int timer, long long nanoseconds);
 /// Names the calling thread for the kernel (`PR_SET_NAME`: 15 characters are kept).
 void wh_set_thread_name(const char *name);
 
+/// Starts a detached thread running `body(context)` with a stack of `stack_bytes`. Returns 0, or
+/// pthread_create's error (EAGAIN: the process or user is at its limit of threads), in which case
+/// `body` never runs and `context` is the caller's again. (Foundation's Thread cannot say so.)
+int wh_thread_start_detached(void *_Nullable (*_Nonnull body)(void *_Nullable), void *_Nullable context, size_t stack_bytes);
+
 /// Reads an eventfd's counter, resetting it (non-blocking: 0 when nothing was signalled).
 unsigned long long wh_eventfd_drain(int eventfd);
 

@@ -25,7 +25,7 @@ final class ExtensionConnection: Sendable {
         self.session = session
         self.abandonTeardown = abandonTeardown
         stopper.connection.withLock { $0 = WeakConnection(self) }
-        supervisor.start(delegate: session)
+        try supervisor.start(delegate: session)
     }
 
     var pid: Int32 { supervisor.pid }

@@ -5,21 +5,19 @@ import WalletWire
 import Glibc
 #endif
 
-/// The longest the I/O thread sleeps: calls due later than this need not wake it.
+/// The longest a process waits for its next turn: calls due later than this need not wake it.
 let idlePollInterval: Duration = .milliseconds(50)
 /// How often the extension's memory is sampled while no call is in flight, at most: what its
 /// other processes hold counts too, and they do not wait for a call. Never more often than
 /// during calls (the configuration's sample interval).
 let idleSampleInterval: Duration = .milliseconds(100)
-/// How often the I/O thread looks whether the kernel's OOM killer ended one of the extension's
+/// How often the reactor looks whether the kernel's OOM killer ended one of the extension's
 /// processes at its control group's hard limit, whatever the sampling (when the group's memory
 /// events are not to be had: with them, the kernel says so).
 let outOfMemoryCheckInterval: Duration = .milliseconds(20)
-/// The longest an idle I/O thread sleeps when its control group's memory events watch the
-/// extension: nothing is due, and the events, the pipes and the exit wake it.
+/// The longest an idle process waits for its next turn when its control group's memory events
+/// watch it: nothing is due, and the events, the pipes and the exit bring a turn.
 let watchedIdlePollInterval: Duration = .seconds(1)
-/// Reads of fd 4 in one reactor turn, at most (64 KiB each: hundreds of answers).
-let responseReadsPerTurn = 4
 
 /// A process's I/O state, touched only by its reactor's thread (then by its teardown thread).
 struct IOLoopState {
@@ -28,6 +26,10 @@ struct IOLoopState {
     var rpcFramer = LineFramer()
     var stdoutFramer = LineFramer(maximumLineBytes: 64 * 1024)
     var stderrFramer = LineFramer(maximumLineBytes: 64 * 1024)
+    /// Frames read and not yet handled (a turn's allowance ran out): the next turn's first.
+    var responseBacklog = FrameBacklog()
+    var stdoutBacklog = FrameBacklog()
+    var stderrBacklog = FrameBacklog()
     var rpcOpen = true
     var stdoutOpen = true
     var stderrOpen = true
@@ -52,25 +54,31 @@ extension ProcessSupervisor {
     /// timers, samples the footprint when due, and plans the next wake-up. On the exit, its
     /// descriptors leave the reactor and the teardown goes to a thread of its own.
     func turn(_ process: SupervisedProcess, ready: SupervisorReactor.Roles, buffer: UnsafeMutableRawBufferPointer) {
+        guard let reactor = process.reactor else { return }
         let memoryEvents = context.controlGroup?.memoryEvents ?? -1
+        let allowanceEnds = ContinuousClock.now + SupervisorReactor.turnAllowance
+        var handledAll = true
         if ready.contains(.wakeup) { drainWakeup(buffer) }
         if ready.contains(.timer) { _ = wh_eventfd_drain(timer) }
-        if ready.contains(.responses) {
-            readResponses(buffer, loop: &process.loop)
-            if !process.loop.rpcOpen { process.reactor.unwatch(child.responseReader) }
+        if process.loop.rpcOpen, ready.contains(.responses) || !process.loop.responseBacklog.isEmpty {
+            handledAll = readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
+            if !process.loop.rpcOpen { reactor.unwatch(child.responseReader) }
         }
-        if ready.contains(.stdout) {
-            readOutput(buffer, stream: .stdout, loop: &process.loop)
-            if !process.loop.stdoutOpen { process.reactor.unwatch(child.stdoutReader) }
+        if process.loop.stdoutOpen, ready.contains(.stdout) || !process.loop.stdoutBacklog.isEmpty {
+            handledAll = readOutput(buffer, stream: .stdout, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
+            if !process.loop.stdoutOpen { reactor.unwatch(child.stdoutReader) }
         }
-        if ready.contains(.stderr) {
-            readOutput(buffer, stream: .stderr, loop: &process.loop)
-            if !process.loop.stderrOpen { process.reactor.unwatch(child.stderrReader) }
+        if process.loop.stderrOpen, ready.contains(.stderr) || !process.loop.stderrBacklog.isEmpty {
+            handledAll = readOutput(buffer, stream: .stderr, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
+            if !process.loop.stderrOpen { reactor.unwatch(child.stderrReader) }
         }
         if ready.contains(.requests) { flushOutgoing() }
+        // Frames left for later: another turn, after the other ready processes' (the pipes may be
+        // empty now, so epoll would not bring one).
+        if !handledAll { wake() }
 
         if ready.contains(.exit) || child.exitDescriptor < 0, let status = child.reapIfExited() {
-            process.reactor.unwatchAll(of: process)
+            reactor.unwatchAll(of: process)
             tearDown(process, status: status)
             return
         }
@@ -99,13 +107,13 @@ extension ProcessSupervisor {
             process.loop.lastOutOfMemoryCheck = after
             if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
         }
-        plan(process)
+        reactor.watchRequests(of: process, plan(process))
     }
 
-    /// Arms the process's timer for its next turn, and watches fd 3 while output waits.
-    /// The timer is left alone when it already rings in time (a warm call's turn then costs
-    /// no system call for it).
-    func plan(_ process: SupervisedProcess) {
+    /// Arms the process's timer for its next turn. The timer is left alone when it already
+    /// rings in time (a warm call's turn then costs no system call for it).
+    /// - Returns: whether output waits for fd 3 (the reactor watches it for room then).
+    func plan(_ process: SupervisedProcess) -> Bool {
         let now = ContinuousClock.now
         let plan = process.loop.delegate.supervisorTimerPlan(self)
         process.loop.callsInFlight = plan.callsInFlight
@@ -133,7 +141,7 @@ extension ProcessSupervisor {
             }
             return !state.outgoing.isEmpty
         }
-        process.reactor.watchRequests(of: process, wantsWrite)
+        return wantsWrite
     }
 
     private func drainWakeup(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -152,83 +160,6 @@ extension ProcessSupervisor {
             }
             state.outgoing.removeFirst(written)
         }
-    }
-
-    // MARK: Reading
-
-    /// Reads fd 4, at most `reads` times: the reactor's turn reads little, so that a chatty
-    /// process cannot hold up the others' (what is left is there for its next turn). A turn
-    /// stops at a read shorter than the buffer, which emptied the pipe (epoll reports what comes
-    /// next): a warm call's answer costs one read, not a second one to hear the pipe is empty.
-    /// - Parameter untilEnd: read on after short reads, to the end of what is there or of the
-    ///   pipe (the drain after the exit).
-    private func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState,
-                               reads: Int = responseReadsPerTurn, untilEnd: Bool = false) {
-        for _ in 0..<reads {
-            let count: Int?
-            do {
-                count = try SystemCall.read(child.responseReader, into: buffer)
-            } catch {
-                count = 0
-            }
-            guard let count else { return }
-            if count == 0 {
-                loop.rpcOpen = false
-                loop.delegate.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
-                return
-            }
-            for frame in loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-                loop.delegate.supervisor(self, received: frame)
-            }
-            if count < buffer.count && !untilEnd { return }
-        }
-    }
-
-    enum OutputStream: String {
-        case stdout, stderr
-    }
-
-    /// Reads stdout or stderr, at most `reads` times (one per turn: a flood of short lines costs
-    /// its framing and logging, and must not hold up the other processes' turns).
-    private func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState,
-                            reads: Int = 1) {
-        let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
-        for _ in 0..<reads {
-            let result: Int?
-            do {
-                result = try SystemCall.read(fd, into: buffer)
-            } catch {
-                result = 0
-            }
-            guard let count = result else { return }
-            if count == 0 {
-                if stream == .stdout { loop.stdoutOpen = false } else { loop.stderrOpen = false }
-                let tail = stream == .stdout ? loop.stdoutFramer.finish() : loop.stderrFramer.finish()
-                if tail > 0 { recordOutput("(\(tail) bytes without a final newline)", stream: stream.rawValue) }
-                return
-            }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            let frames = stream == .stdout ? loop.stdoutFramer.append(chunk) : loop.stderrFramer.append(chunk)
-            for frame in frames {
-                let line: String
-                switch frame {
-                case .line(let data): line = String(decoding: data, as: UTF8.self)
-                case .oversized(let count): line = "(a line of \(count) bytes, not shown)"
-                }
-                if stream == .stderr, !loop.sawAllocationFailure, Self.looksLikeAllocationFailure(line) {
-                    loop.sawAllocationFailure = true
-                }
-                recordOutput(line, stream: stream.rawValue)
-            }
-        }
-    }
-
-    /// Swift's "failed to allocate", C's ENOMEM text, C++'s bad_alloc, Python's MemoryError.
-    static func looksLikeAllocationFailure(_ line: String) -> Bool {
-        let markers = ["failed to allocate", "cannot allocate memory", "out of memory", "bad_alloc", "memoryerror",
-                       "malloc returned null"]
-        let lowered = line.lowercased()
-        return markers.contains { lowered.contains($0) }
     }
 
     // MARK: Memory
@@ -275,16 +206,16 @@ extension ProcessSupervisor {
     // MARK: Exit
 
     /// Hands the exit to a thread of its own: the teardown may wait (a control group's last
-    /// processes leaving it) and must not hold up the reactor's other processes.
+    /// processes leaving it) and must not hold up the reactor's other processes. When no thread
+    /// can be started (the host at its limit of threads), the reactor tears down itself: late
+    /// is better than never.
     private func tearDown(_ process: SupervisedProcess, status: TerminationStatus) {
-        let thread = Thread { [self] in
-            wh_set_thread_name("wh-exit.\(child.pid)")
+        let job = TeardownJob { [self] in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
             defer { buffer.deallocate() }
             finish(status: status, buffer: buffer, loop: &process.loop)
         }
-        thread.stackSize = 512 * 1024
-        thread.start()
+        job.start(name: "wh-exit.\(child.pid)")
     }
 
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
@@ -298,9 +229,16 @@ extension ProcessSupervisor {
         if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
             killOverMemoryLimit(footprint: last, killedByKernel: true)
         }
-        if loop.rpcOpen { readResponses(buffer, loop: &loop, reads: 64, untilEnd: true) }
-        if loop.stdoutOpen { readOutput(buffer, stream: .stdout, loop: &loop, reads: 16) }
-        if loop.stderrOpen { readOutput(buffer, stream: .stderr, loop: &loop, reads: 16) }
+        // What is left: the backlogs first, then the pipes (grandchildren died with the group).
+        if loop.rpcOpen || !loop.responseBacklog.isEmpty {
+            _ = readResponses(buffer, loop: &loop, allowanceEnds: nil, reads: loop.rpcOpen ? 64 : 0, untilEnd: true)
+        }
+        if loop.stdoutOpen || !loop.stdoutBacklog.isEmpty {
+            _ = readOutput(buffer, stream: .stdout, loop: &loop, allowanceEnds: nil, reads: loop.stdoutOpen ? 16 : 0, untilEnd: true)
+        }
+        if loop.stderrOpen || !loop.stderrBacklog.isEmpty {
+            _ = readOutput(buffer, stream: .stderr, loop: &loop, allowanceEnds: nil, reads: loop.stderrOpen ? 16 : 0, untilEnd: true)
+        }
         // After the last responses: each takes a footprint sample, which reads the group's files.
         context.controlGroup?.remove()
 

@@ -94,6 +94,15 @@ struct OutputLog {
     private(set) var bytes = 0
     private(set) var dropped = (lines: 0, bytes: 0)
 
+    /// Counts a line as dropped when the cap was already reached (the caller then need not
+    /// make a string of it). - Returns: whether it was dropped.
+    mutating func dropIfPastCap(bytes count: Int) -> Bool {
+        guard dropped.lines > 0 else { return false }
+        dropped.lines += 1
+        dropped.bytes += count
+        return true
+    }
+
     mutating func admit(bytes count: Int, limit: OutputLimit) -> Verdict {
         guard dropped.lines == 0, lines < limit.lines, bytes + count <= limit.bytes else {
             let first = dropped.lines == 0

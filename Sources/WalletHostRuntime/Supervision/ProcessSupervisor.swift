@@ -54,11 +54,11 @@ final class ProcessSupervisor: Sendable {
 
     struct State {
         var phase = Phase.running
-        /// Bytes the pipe did not take yet; the I/O thread writes them when fd 3 drains.
+        /// Bytes the pipe did not take yet; the reactor writes them when fd 3 drains.
         var outgoing = Data()
-        /// When the I/O thread will look at the timers again at the latest (its ``ProcessSupervisor/timer`` is armed for then).
+        /// When the process's next turn comes at the latest (its ``ProcessSupervisor/timer`` is armed for then).
         var plannedWake: ContinuousClock.Instant?
-        /// A deadline a writer brought the timer forward to since the I/O thread last planned.
+        /// A deadline a writer brought the timer forward to since the reactor last planned.
         var broughtForward: ContinuousClock.Instant?
         var memoryKillFootprint: Int?
         /// What was counted when the memory limit was crossed (or the kernel killed at the group's limit).
@@ -72,14 +72,14 @@ final class ProcessSupervisor: Sendable {
     let launchedAt: ContinuousClock.Instant
     let state = Mutex(State())
     /// Set (for good) when ``State/phase`` leaves `running`: read without the lock by every warm
-    /// call, which would otherwise contend with the I/O thread planning its next wait.
+    /// call, which would otherwise contend with the reactor planning the process's next turn.
     let leftRunning = Atomic<Bool>(false)
     let stderrTail = Mutex(StderrTail())
     let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
-    /// The I/O thread's timer (a timerfd): armed for its planned wake, and brought forward by a
-    /// caller whose deadline comes sooner, which costs that caller one system call and the I/O
-    /// thread no wake-up until the deadline.
+    /// The process's timer on the reactor (a timerfd): armed for its next turn, and brought
+    /// forward by a caller whose deadline comes sooner, which costs that caller one system call
+    /// and the reactor no wake-up until the deadline.
     let timer: Int32
     /// The reactor's turns for this process so far.
     let turns = Atomic<Int>(0)
@@ -143,8 +143,27 @@ final class ProcessSupervisor: Sendable {
     /// `delegate` until the process is reaped. The reactor holds the delegate until then, and no
     /// one else does: reading it takes no lock on the hot path, and the reference is gone with
     /// the process.
-    func start(delegate: any ProcessSupervisorDelegate) {
-        SupervisorReactor.shared.watch(SupervisedProcess(supervisor: self, delegate: delegate))
+    /// - Throws: ``SpawnError`` when the reactor cannot watch it (the kernel's epoll limits):
+    ///   the process is then killed and reaped, and its control groups removed.
+    func start(delegate: any ProcessSupervisorDelegate) throws(SpawnError) {
+        do {
+            try SupervisorReactor.shared(for: context.executableName).watch(SupervisedProcess(supervisor: self, delegate: delegate))
+        } catch {
+            abandonUnwatched()
+            throw error
+        }
+    }
+
+    /// Ends a process no reactor watches: killed with its group, reaped (SIGKILL is quick; at
+    /// most a second), its descriptors closed and its control groups removed.
+    private func abandonUnwatched() {
+        leftRunning.store(true, ordering: .releasing)
+        child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess(timeout: .zero)
+        let giveUp = ContinuousClock.now + .seconds(1)
+        while child.reapIfExited() == nil, ContinuousClock.now < giveUp { usleep(1000) }
+        child.closeDescriptors()
+        context.controlGroup?.remove()
     }
 
     var phase: Phase { state.withLock { $0.phase } }
@@ -162,9 +181,9 @@ final class ProcessSupervisor: Sendable {
 
     // MARK: Writing
 
-    /// Writes `line` on fd 3 now, as far as the pipe takes it; the I/O thread writes the rest.
+    /// Writes `line` on fd 3 now, as far as the pipe takes it; the reactor writes the rest.
     /// - Parameter deadline: the deadline of the call the line asks for, if any. When it comes
-    ///   before the I/O thread's planned wake, its timer is brought forward; the thread is woken
+    ///   before the process's planned turn, its timer is brought forward; the reactor is woken
     ///   only when output is left to flush. A warm round trip stays at one context switch each way.
     /// - Returns: false when the process has exited (nothing was written).
     @discardableResult
@@ -178,11 +197,11 @@ final class ProcessSupervisor: Sendable {
                 state.outgoing.append(line)
             }
             if let deadline {
-                // Noted whatever the planned wake: the I/O thread may be planning from a timer
+                // Noted whatever the planned wake: the reactor may be planning from a timer
                 // plan read before this call was booked.
                 state.broughtForward = min(state.broughtForward ?? deadline, deadline)
                 if state.plannedWake.map({ deadline < $0 }) ?? true {
-                    // Due before the I/O thread's planned wake: bring its timer forward (no wake-up now).
+                    // Due before the planned turn: bring the timer forward (no wake-up now).
                     state.plannedWake = deadline
                     wh_timer_arm(timer, Self.nanoseconds(until: deadline))
                 }
@@ -199,7 +218,8 @@ final class ProcessSupervisor: Sendable {
         return left <= .zero ? 0 : left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
     }
 
-    /// Nudges the I/O thread to recompute its timers or flush output.
+    /// Asks the reactor for a turn of this process: to plan its timer again, flush output, or
+    /// handle frames a turn left.
     func wake() {
         var byte: UInt8 = 1
         _ = Glibc.write(wakeup.write, &byte, 1)

@@ -12,9 +12,11 @@ import Glibc
 /// it costs one thread, one stack and one read buffer instead of one of each per process.
 ///
 /// **Turns.** Each wake-up gathers the ready descriptors by process and gives every such process
-/// one turn (``ProcessSupervisor/turn(_:ready:buffer:)``): read what is there (at most 64 reads
-/// of fd 4 and 16 of each output stream, so a chatty process cannot hold the thread), run its
-/// timers, sample its footprint when due, and plan its next timer.
+/// one turn (``ProcessSupervisor/turn(_:ready:buffer:)``): read what is there, run its timers,
+/// sample its footprint when due, and plan its next timer. A turn is bounded in time as well as in
+/// bytes (``turnAllowance``): frames it has no time for wait in the process's backlog for its
+/// next turn, so an extension that floods fd 4, stdout or stderr with short lines holds the
+/// thread for a fraction of a millisecond at a time, and the others' turns come in between.
 ///
 /// **Nothing blocks it.** A process's exit is seen here (its pidfd), but the teardown (killing
 /// what is left of its group, removing its control groups, the last reads, the exit report)
@@ -40,22 +42,50 @@ final class SupervisorReactor: Sendable {
         let role: Roles
     }
 
-    /// The host's reactor; its thread starts with the first process.
-    static let shared = SupervisorReactor()
+    /// How long one process's turn may handle frames before it leaves the rest for its next turn.
+    static let turnAllowance: Duration = .microseconds(500)
 
-    private let poll: Int32
-    /// Descriptor -> its process and role. Added to by any thread (``watch(_:)``), removed from
-    /// only by the reactor's thread.
-    private let watches = Mutex<[Int32: Watch]>([:])
-    private let started = Atomic<Bool>(false)
+    private static let current = Mutex<SupervisorReactor?>(nil)
 
-    init() {
-        poll = wh_poll_create()
+    /// The host's reactor, made (and its thread started) on first use; a failed attempt is tried
+    /// again by the next launch.
+    /// - Throws: ``SpawnError`` naming epoll's reason when it cannot be set up.
+    static func shared(for executablePath: String) throws(SpawnError) -> SupervisorReactor {
+        let made = current.withLock { current -> SupervisorReactor? in
+            if let current { return current }
+            let poll = wh_poll_create()
+            guard poll >= 0 else { return nil }
+            let reactor = SupervisorReactor(poll: poll)
+            reactor.startThread()
+            current = reactor
+            return reactor
+        }
+        guard let made else { throw watchFailure(executablePath) }
+        return made
     }
 
-    /// Starts watching a spawned process. A process whose descriptors cannot all be watched
-    /// (the kernel's epoll limits) gets a reactor of its own.
-    func watch(_ process: SupervisedProcess) {
+    private let poll: Int32
+    /// Descriptor -> its process and role. Changed under its lock by ``watch(_:)`` (from the
+    /// launching thread) and by the reactor's thread.
+    private let watches = Mutex<[Int32: Watch]>([:])
+    private let reportedWaitFailure = Atomic<Bool>(false)
+
+    private init(poll: Int32) {
+        self.poll = poll
+    }
+
+    private static func watchFailure(_ executablePath: String) -> SpawnError {
+        let code = errno
+        var error = SpawnError(executablePath: executablePath, errno: code, stage: .pipe)
+        error.explanation = "the host cannot watch the process's descriptors (epoll): \(String(cString: strerror(code))) "
+            + "(errno \(code)); raise fs.epoll.max_user_watches or the open-file limit"
+        return error
+    }
+
+    /// Starts watching a spawned process.
+    /// - Throws: ``SpawnError`` when a descriptor cannot join the epoll set (the kernel's epoll
+    ///   limits): the launch fails, and the process is the caller's to end.
+    func watch(_ process: SupervisedProcess) throws(SpawnError) {
         let supervisor = process.supervisor
         let child = supervisor.child
         var descriptors: [(Int32, Roles)] = [
@@ -65,46 +95,46 @@ final class SupervisorReactor: Sendable {
         if child.exitDescriptor >= 0 { descriptors.append((child.exitDescriptor, .exit)) }
         if let events = supervisor.context.controlGroup?.memoryEvents, events >= 0 { descriptors.append((events, .memoryEvents)) }
         process.reactor = self
-        // The first plan before the first turn: the timer is armed, fd 3 watched if output waits.
-        supervisor.plan(process)
-        let added = poll >= 0 && watches.withLock { watches -> Bool in
+        let added = watches.withLock { watches -> Bool in
             for (index, (fd, role)) in descriptors.enumerated() {
                 guard wh_poll_add(poll, fd, WH_POLL_IN) == 0 else {
+                    let code = errno
                     for (added, _) in descriptors[..<index] {
                         _ = wh_poll_remove(poll, added)
                         watches[added] = nil
                     }
+                    errno = code
                     return false
                 }
                 watches[fd] = Watch(process: process, role: role)
             }
+            // The first plan, before the reactor's first turn for it (which this lock holds
+            // off): the timer is armed, fd 3 watched if output waits already.
+            watchRequests(of: process, supervisor.plan(process), locked: &watches)
             return true
         }
-        guard added else {
-            let own = SupervisorReactor()
-            guard own.poll >= 0 else {
-                fatalError("wallet-host: cannot watch extension \(child.pid)'s descriptors: epoll: \(String(cString: strerror(errno)))")
-            }
-            own.watch(process)
-            return
-        }
-        if !started.exchange(true, ordering: .acquiringAndReleasing) { startThread() }
+        guard added else { throw Self.watchFailure(supervisor.context.executableName) }
     }
 
-    /// Watches fd 3 for room while output waits, and stops once it is written (reactor's thread).
-    func watchRequests(of process: SupervisedProcess, _ wanted: Bool) {
+    /// Watches fd 3 for room while output waits, and stops once it is written (reactor's thread,
+    /// or the first plan under ``watch(_:)``'s lock).
+    private func watchRequests(of process: SupervisedProcess, _ wanted: Bool, locked watches: inout [Int32: Watch]) {
         guard process.requestsWatched != wanted else { return }
         let fd = process.supervisor.child.requestWriter
         if wanted {
-            guard watches.withLock({ watches -> Bool in
-                guard wh_poll_add(poll, fd, WH_POLL_OUT) == 0 else { return false }
-                watches[fd] = Watch(process: process, role: .requests)
-                return true
-            }) else { return }
+            guard wh_poll_add(poll, fd, WH_POLL_OUT) == 0 else { return }
+            watches[fd] = Watch(process: process, role: .requests)
         } else {
-            unwatch(fd)
+            _ = wh_poll_remove(poll, fd)
+            watches[fd] = nil
         }
         process.requestsWatched = wanted
+    }
+
+    /// ``watchRequests(of:_:locked:)``, taking the lock (reactor's thread).
+    func watchRequests(of process: SupervisedProcess, _ wanted: Bool) {
+        guard process.requestsWatched != wanted else { return }
+        watches.withLock { watchRequests(of: process, wanted, locked: &$0) }
     }
 
     /// Stops watching one descriptor (reactor's thread): a stream that reached its end.
@@ -141,46 +171,92 @@ final class SupervisorReactor: Sendable {
         var readyEvents = [UInt32](repeating: 0, count: capacity)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
-        var due: [(SupervisedProcess, Roles)] = []
+        var due: [SupervisedProcess] = []
         while true {
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), -1)
-            if count <= 0 {
-                if count < 0 && errno != EINTR { usleep(1000) }
-                continue
-            }
+            if count < 0 && errno != EINTR { reportWaitFailure() }
+            if count <= 0 { continue }
             // One turn per process, with everything of it that is ready.
             watches.withLock { watches in
-                for index in 0..<Int(count) {
-                    guard let watch = watches[readyDescriptors[index]] else { continue }
-                    if let slot = due.firstIndex(where: { $0.0 === watch.process }) {
-                        due[slot].1.insert(watch.role)
-                    } else {
-                        due.append((watch.process, watch.role))
-                    }
+                for fd in readyDescriptors[..<Int(count)] {
+                    guard let watch = watches[fd] else { continue }
+                    if watch.process.ready.isEmpty { due.append(watch.process) }
+                    watch.process.ready.insert(watch.role)
                 }
             }
-            for (process, ready) in due {
+            for process in due {
+                let ready = process.ready
+                process.ready = []
                 process.supervisor.turns.add(1, ordering: .relaxed)
                 process.supervisor.turn(process, ready: ready, buffer: buffer)
             }
             due.removeAll(keepingCapacity: true)
         }
     }
+
+    /// epoll_wait failing for good (its set closed by a stray `close`) stalls every extension:
+    /// said once on stderr, then retried every millisecond.
+    private func reportWaitFailure() {
+        let code = errno
+        if !reportedWaitFailure.exchange(true, ordering: .relaxed) {
+            FileHandle.standardError.write(Data(
+                "wallet-host: the I/O reactor cannot wait on its epoll set: \(String(cString: strerror(code))) (errno \(code)); extensions' I/O stalls\n".utf8))
+        }
+        usleep(1000)
+    }
 }
 
 /// A supervised process as its reactor holds it: the supervisor, the delegate it reports to and
-/// the state of its I/O. Once watched, only the reactor's thread touches it (until the exit
-/// hands it to the teardown thread), hence unchecked.
+/// the state of its I/O. Once watched, only the reactor's thread touches it (published to it
+/// through the reactor's lock) until the exit hands it to the teardown thread (published through
+/// the thread's start), hence unchecked.
 final class SupervisedProcess: @unchecked Sendable {
     let supervisor: ProcessSupervisor
     /// The reactor that watches it (set by ``SupervisorReactor/watch(_:)``).
-    var reactor = SupervisorReactor.shared
+    var reactor: SupervisorReactor?
     var loop: IOLoopState
     /// Whether fd 3 is in the epoll set (output waits for room in the pipe).
     var requestsWatched = false
+    /// What is ready for its next turn (the reactor gathers it).
+    var ready: SupervisorReactor.Roles = []
 
     init(supervisor: ProcessSupervisor, delegate: any ProcessSupervisorDelegate) {
         self.supervisor = supervisor
         loop = IOLoopState(delegate: delegate)
+    }
+}
+
+/// Work for a thread of its own (a process's teardown), run on the calling thread instead when
+/// the system will not start one: Foundation's `Thread` would drop the work silently then.
+final class TeardownJob: Sendable {
+    private let work: @Sendable () -> Void
+
+    init(_ work: @escaping @Sendable () -> Void) {
+        self.work = work
+    }
+
+    /// Starts the thread named `name` (15 characters show), or runs the work now.
+    func start(name: String) {
+        let named = NamedJob(job: self, name: name)
+        let context = Unmanaged.passRetained(named).toOpaque()
+        let failure = wh_thread_start_detached({ context in
+            let named = Unmanaged<NamedJob>.fromOpaque(context!).takeRetainedValue()
+            wh_set_thread_name(named.name)
+            named.job.work()
+            return nil
+        }, context, 512 * 1024)
+        if failure != 0 {
+            Unmanaged<NamedJob>.fromOpaque(context).release()
+            work()
+        }
+    }
+
+    private final class NamedJob: Sendable {
+        let job: TeardownJob
+        let name: String
+        init(job: TeardownJob, name: String) {
+            self.job = job
+            self.name = name
+        }
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import WalletWire
+
+// Reading a supervised process's fd 4, stdout and stderr in its reactor turns: a bounded
+// amount of bytes per read, and a bounded time per turn (frames read and not handled wait in
+// a backlog), so that one process's flood costs the others a fraction of a millisecond.
+
+/// Bytes one read in a turn takes at most: 16 KiB holds a hundred answers, and a flood of empty
+/// lines is framed in a bounded time.
+let turnReadBytes = 16 * 1024
+/// Reads of fd 4 in one turn, at most.
+let responseReadsPerTurn = 4
+
+/// Frames read from one stream and not yet handled: what a turn had no time for.
+struct FrameBacklog {
+    private var frames: [LineFramer.Frame] = []
+    private var next = 0
+
+    var isEmpty: Bool { next >= frames.count }
+
+    /// Frames just read; the backlog must be empty.
+    mutating func refill(_ read: [LineFramer.Frame]) {
+        frames = read
+        next = 0
+    }
+
+    /// Hands frames to `handle`, in order, until none is left (true) or `allowanceEnds` has
+    /// passed (false; looked at every 16 frames, and never before the first).
+    mutating func drain(allowanceEnds: ContinuousClock.Instant?, _ handle: (LineFramer.Frame) -> Void) -> Bool {
+        var handled = 0
+        while next < frames.count {
+            if let allowanceEnds, handled > 0, handled % 16 == 0, ContinuousClock.now >= allowanceEnds { return false }
+            handle(frames[next])
+            next += 1
+            handled += 1
+        }
+        frames = []
+        next = 0
+        return true
+    }
+}
+
+extension ProcessSupervisor {
+    enum OutputStream: String {
+        case stdout, stderr
+    }
+
+    /// Reads fd 4, at most `reads` times, and hands its frames to the delegate until the turn's
+    /// allowance is spent. A turn stops at a read shorter than it asked for, which emptied the
+    /// pipe (epoll reports what comes next): a warm call's answer costs one read.
+    /// - Parameters:
+    ///   - allowanceEnds: when the turn must leave the rest for its next (nil: no bound).
+    ///   - untilEnd: read on after short reads, to the end of the pipe (the drain after the exit).
+    /// - Returns: false when frames were left in the backlog (the process needs another turn).
+    func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState, allowanceEnds: ContinuousClock.Instant?,
+                       reads: Int = responseReadsPerTurn, untilEnd: Bool = false) -> Bool {
+        let delegate = loop.delegate
+        let handle = { (frame: LineFramer.Frame) in delegate.supervisor(self, received: frame) }
+        var backlog = loop.responseBacklog
+        defer { loop.responseBacklog = backlog }
+        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+        let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
+        for _ in 0..<reads {
+            let count: Int?
+            do {
+                count = try SystemCall.read(child.responseReader, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<readBytes]))
+            } catch {
+                count = 0
+            }
+            guard let count else { return true }
+            if count == 0 {
+                loop.rpcOpen = false
+                delegate.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
+                return true
+            }
+            backlog.refill(loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+            if count < readBytes && !untilEnd { return true }
+        }
+        return true
+    }
+
+    /// Reads stdout or stderr, at most `reads` times (one per turn), and logs its lines until the
+    /// turn's allowance is spent.
+    /// - Returns: false when lines were left in the backlog (the process needs another turn).
+    func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState,
+                    allowanceEnds: ContinuousClock.Instant?, reads: Int = 1, untilEnd: Bool = false) -> Bool {
+        let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
+        var backlog = stream == .stdout ? loop.stdoutBacklog : loop.stderrBacklog
+        var sawAllocationFailure = loop.sawAllocationFailure
+        defer {
+            if stream == .stdout { loop.stdoutBacklog = backlog } else { loop.stderrBacklog = backlog }
+            loop.sawAllocationFailure = sawAllocationFailure
+        }
+        let handle = { (frame: LineFramer.Frame) in
+            self.handleOutput(frame, stream: stream, sawAllocationFailure: &sawAllocationFailure)
+        }
+        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+        let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
+        for _ in 0..<reads {
+            let result: Int?
+            do {
+                result = try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<readBytes]))
+            } catch {
+                result = 0
+            }
+            guard let count = result else { return true }
+            if count == 0 {
+                if stream == .stdout { loop.stdoutOpen = false } else { loop.stderrOpen = false }
+                let tail = stream == .stdout ? loop.stdoutFramer.finish() : loop.stderrFramer.finish()
+                if tail > 0 { recordOutput("(\(tail) bytes without a final newline)", stream: stream.rawValue) }
+                return true
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            backlog.refill(stream == .stdout ? loop.stdoutFramer.append(chunk) : loop.stderrFramer.append(chunk))
+            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+        }
+        return true
+    }
+
+    /// One line of output: logged within the cap (stdout past the cap is only counted, without
+    /// making a string of it); stderr also feeds the tail and the allocation-failure check.
+    private func handleOutput(_ frame: LineFramer.Frame, stream: OutputStream, sawAllocationFailure: inout Bool) {
+        if stream == .stdout, case .line(let data) = frame,
+           outputLog.withLock({ $0.dropIfPastCap(bytes: data.count + 1) }) { return }
+        let line: String
+        switch frame {
+        case .line(let data): line = String(decoding: data, as: UTF8.self)
+        case .oversized(let count): line = "(a line of \(count) bytes, not shown)"
+        }
+        if stream == .stderr, !sawAllocationFailure, Self.looksLikeAllocationFailure(line) {
+            sawAllocationFailure = true
+        }
+        recordOutput(line, stream: stream.rawValue)
+    }
+
+    /// Swift's "failed to allocate", C's ENOMEM text, C++'s bad_alloc, Python's MemoryError
+    /// (looked for in lines of at most 1 KiB: the runtime's messages are short).
+    static func looksLikeAllocationFailure(_ line: String) -> Bool {
+        guard line.utf8.count <= 1024 else { return false }
+        let markers = ["failed to allocate", "cannot allocate memory", "out of memory", "bad_alloc", "memoryerror",
+                       "malloc returned null"]
+        let lowered = line.lowercased()
+        return markers.contains { lowered.contains($0) }
+    }
+}
