@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WalletHostRuntime
 import WalletHostTestSupport
@@ -86,6 +87,92 @@ struct SharedReactorTests {
         // Beside the flood a call takes a few milliseconds here (the flood keeps a core busy);
         // with the flood's turns unbounded in time, 50 ms and more.
         #expect(calls >= 75, "only \(calls) calls in 1.5 s beside the flood")
+    }
+
+    /// A Python extension whose status answer carries 15 MB of small objects and an escaped
+    /// string: outside the plain shape, so `JSONDecoder` reads it (a quarter of a second). That happens on a thread of
+    /// its own, not on the reactor's, so another extension's calls keep Wallet's 100 ms.
+    @Test("an extension answering with multi-megabyte lines does not make another's calls miss Wallet's 100 ms",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+    func largeLinesDecodeApart() async throws {
+        let large = try HostileExtension(script: #"""
+            #!/usr/bin/python3
+            import json, os
+            requests = os.fdopen(3, "rb")
+            responses = os.fdopen(4, "wb")
+            # 15 MB written 100 KB at a time (the extension's own 55 MB would not hold it whole);
+            # the escaped string puts the line outside the plain shape.
+            chunk = ('{"a":1},' * 12_500).encode()
+            for line in requests:
+                message = json.loads(line)
+                if "id" not in message or message.get("method") is None:
+                    if message.get("method") == "exit": break
+                    continue
+                ident = json.dumps(message["id"])
+                method = message["method"]
+                head = '{"id":' + ident + ',"jsonrpc":"2.0","result":'
+                if method == "status":
+                    responses.write((head + '{"passEntriesAvailable":true,"remotePassEntriesAvailable":false,'
+                                     '"requiresAuthentication":false,"padding":').encode())
+                    responses.write(b'["\\u00e9",')
+                    for _ in range(150): responses.write(chunk)
+                    responses.write(b'{"a":1}]}}\n')
+                    responses.flush()
+                    continue
+                if method == "initialize":
+                    result = '{"methods":["status"],"protocolVersion":1,"runtime":{"name":"large-lines","version":"1"}}'
+                else:
+                    result = "null"
+                responses.write((head + result + '}\n').encode())
+                responses.flush()
+
+            """#)
+        defer { large.cleanUp() }
+        let (largeRunner, _) = large.runner(sandbox: .off) { $0.deadlineOverrides[WireMethod.status] = .seconds(20) }
+        if case .failure(let error) = await largeRunner.prewarm() {
+            Issue.record("the extension with large lines did not start: \(error.message)")
+            return
+        }
+        defer { Task { await largeRunner.stop() } }
+        let (runner, _, _) = try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) {
+            $0.deadlineOverrides[WireMethod.status] = .milliseconds(100)
+        }
+        defer { Task { await runner.stop() } }
+        guard case .success = await runner.prewarm() else {
+            Issue.record("the test helper did not start")
+            return
+        }
+        // Large answers one after another, while the other extension is called back to back.
+        let largeDone = Mutex(false)
+        let largeCalls = Task {
+            var failures: [String] = []
+            for _ in 0..<3 {
+                let outcome = await largeRunner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+                if case .failure(let error) = outcome.result { failures.append(error.message) }
+            }
+            largeDone.withLock { $0 = true }
+            return failures
+        }
+        var calls = 0
+        var failures: [String] = []
+        // The reactor reads an answer before it looks at deadlines: one held up by a decode is
+        // late, not failed. So the calls' own times tell.
+        var slowCalls: [Double] = []
+        while !largeDone.withLock({ $0 }) {
+            let started = ContinuousClock.now
+            let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+            let milliseconds = (ContinuousClock.now - started).milliseconds
+            calls += 1
+            if case .failure(let error) = outcome.result { failures.append(error.message) }
+            if milliseconds > 100 { slowCalls.append(milliseconds) }
+        }
+        let largeFailures = await largeCalls.value
+        #expect(largeFailures.isEmpty, "the large answers failed: \(largeFailures.prefix(2).map { $0.prefix(200) })")
+        #expect(failures.isEmpty, "\(failures.count) of \(calls) calls failed beside the large lines: \(failures.prefix(3))")
+        // Decoded on the reactor's thread, each large answer held one call up for 300 ms here;
+        // one slow call is left to the machine's moods.
+        #expect(slowCalls.count <= 1, "\(slowCalls.count) of \(calls) calls took over 100 ms: \(slowCalls.prefix(5)) ms")
+        #expect(calls >= 20)
     }
 
     @Test("a killed extension is reaped while the others answer, and a new one on its descriptor numbers works")

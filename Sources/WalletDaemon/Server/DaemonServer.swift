@@ -193,6 +193,9 @@ public final class DaemonServer: Sendable {
             }
         }
         close(listener)
+        // The last events on disk before the lock goes: a daemon that takes the state directory
+        // next appends after them.
+        hub.flushLog()
         lock?.release()
         finished.signal()
     }

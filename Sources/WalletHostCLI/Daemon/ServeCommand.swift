@@ -100,6 +100,8 @@ struct ServeCommand {
             guard let bundle = event.bundleIdentifier, let pool = poolBox.withLock({ $0 }) else { return }
             Task { await pool.processCrashed(bundleIdentifier: bundle) }
         }
+        // Also when serving fails after extensions were launched (the server's stop flushes too).
+        defer { hub.flushLog() }
         let pool = ExtensionPool(configuration: configuration, appsDirectory: appsURL, device: device, keepWarm: keepWarm, hub: hub)
         poolBox.withLock { $0 = pool }
         let server = DaemonServer(listener: listener, socketPath: ownedSocket, lock: lock, hub: hub, pool: pool, limits: limits)
@@ -131,7 +133,6 @@ struct ServeCommand {
         }
         withExtendedLifetime(signals) {}
         withExtendedLifetime(watcher) {}
-        hub.flushLog()
         FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
         return 0
     }

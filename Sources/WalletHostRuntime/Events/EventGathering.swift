@@ -17,6 +17,9 @@ final class EventGathering: Sendable {
     /// Held from taking the queue to the end of its write.
     private let writing = Mutex(())
     private let wakeWriter = DispatchSemaphore(value: 0)
+    /// The writer thread runs: without it (the system would not start one), every line is
+    /// written as it comes.
+    private let writerRunning = Atomic<Bool>(false)
 
     init(delay: Duration) {
         self.delay = delay
@@ -25,7 +28,7 @@ final class EventGathering: Sendable {
     /// Starts the writer thread, which calls `flush` once lines have gathered for ``delay``.
     func startWriter(flush: @escaping @Sendable () -> Void) {
         let delay = delay
-        let thread = Thread { [wakeWriter] in
+        let started = DetachedThread.start(name: "wh-events", stackBytes: 128 << 10) { [wakeWriter] in
             while true {
                 wakeWriter.wait()
                 let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
@@ -33,18 +36,18 @@ final class EventGathering: Sendable {
                 flush()
             }
         }
-        thread.name = "wallet-host.events"
-        thread.stackSize = 128 << 10
-        thread.start()
+        writerRunning.store(started, ordering: .releasing)
     }
 
-    /// Queues a line. - Returns: whether the queue is past ``maximumBytes`` (write it now).
+    /// Queues a line. - Returns: whether to write the queue now: it is past ``maximumBytes``,
+    /// or no writer thread runs.
     func add(_ line: Data) -> Bool {
         let (first, full) = queue.withLock { queued -> (Bool, Bool) in
             let first = queued.isEmpty
             queued.append(line)
             return (first, queued.count >= Self.maximumBytes)
         }
+        guard writerRunning.load(ordering: .acquiring) else { return true }
         if first { wakeWriter.signal() }
         return full
     }

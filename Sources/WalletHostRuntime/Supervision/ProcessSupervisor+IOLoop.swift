@@ -47,6 +47,8 @@ struct IOLoopState {
     /// Whether calls were in flight when the last plan was made: the samples until the next
     /// plan are taken at the calls' rate, and count toward their peaks.
     var callsInFlight = false
+    /// When the delegate's timers last ran.
+    var lastTimers = ContinuousClock.now
 }
 
 extension ProcessSupervisor {
@@ -61,7 +63,13 @@ extension ProcessSupervisor {
         if ready.contains(.wakeup) { drainWakeup(buffer) }
         if ready.contains(.timer) { _ = wh_eventfd_drain(timer) }
         if process.loop.rpcOpen, ready.contains(.responses) || !process.loop.responseBacklog.isEmpty {
-            handledAll = readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
+            switch readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) {
+            case .handledAll: break
+            case .framesLeft: handledAll = false
+            case .large(let frame):
+                handleApart(frame, of: process)
+                return
+            }
             if !process.loop.rpcOpen { reactor.unwatch(child.responseReader) }
         }
         if process.loop.stdoutOpen, ready.contains(.stdout) || !process.loop.stdoutBacklog.isEmpty {
@@ -84,7 +92,13 @@ extension ProcessSupervisor {
         }
         let delegate = process.loop.delegate
         let after = ContinuousClock.now
-        delegate.supervisorTimersDue(self, now: after)
+        // Answers read but left in the backlog were in time: their deadlines wait for the next
+        // turn, which comes at once (a process that keeps its backlog full by flooding fd 4 gets
+        // its timers every 10 ms all the same).
+        if process.loop.responseBacklog.isEmpty || after - process.loop.lastTimers >= .milliseconds(10) {
+            process.loop.lastTimers = after
+            delegate.supervisorTimersDue(self, now: after)
+        }
         let callsInFlight = process.loop.callsInFlight
         let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
         if ready.contains(.memoryEvents) {
@@ -205,17 +219,32 @@ extension ProcessSupervisor {
 
     // MARK: Exit
 
+    /// Decodes a large frame of fd 4 on a thread of its own, the process's descriptors out of
+    /// the reactor meanwhile (its other frames wait, in order, and so do its timers: as when each
+    /// process had its own I/O thread); then they come back and a turn goes on with the backlog.
+    private func handleApart(_ frame: LineFramer.Frame, of process: SupervisedProcess) {
+        guard let reactor = process.reactor else { return }
+        reactor.suspend(process)
+        let delegate = process.loop.delegate
+        let work = { @Sendable [self] in
+            delegate.supervisor(self, received: frame)
+            reactor.resume(process)
+            wake()
+        }
+        if !DetachedThread.start(name: "wh-line.\(child.pid)", work) { work() }
+    }
+
     /// Hands the exit to a thread of its own: the teardown may wait (a control group's last
     /// processes leaving it) and must not hold up the reactor's other processes. When no thread
     /// can be started (the host at its limit of threads), the reactor tears down itself: late
     /// is better than never.
     private func tearDown(_ process: SupervisedProcess, status: TerminationStatus) {
-        let job = TeardownJob { [self] in
+        let work = { @Sendable [self] in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
             defer { buffer.deallocate() }
             finish(status: status, buffer: buffer, loop: &process.loop)
         }
-        job.start(name: "wh-exit.\(child.pid)")
+        if !DetachedThread.start(name: "wh-exit.\(child.pid)", work) { work() }
     }
 
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
@@ -231,7 +260,8 @@ extension ProcessSupervisor {
         }
         // What is left: the backlogs first, then the pipes (grandchildren died with the group).
         if loop.rpcOpen || !loop.responseBacklog.isEmpty {
-            _ = readResponses(buffer, loop: &loop, allowanceEnds: nil, reads: loop.rpcOpen ? 64 : 0, untilEnd: true)
+            _ = readResponses(buffer, loop: &loop, allowanceEnds: nil, reads: loop.rpcOpen ? 64 : 0, untilEnd: true,
+                              largeFramesApart: false)
         }
         if loop.stdoutOpen || !loop.stdoutBacklog.isEmpty {
             _ = readOutput(buffer, stream: .stdout, loop: &loop, allowanceEnds: nil, reads: loop.stdoutOpen ? 16 : 0, untilEnd: true)

@@ -10,6 +10,19 @@ import WalletWire
 let turnReadBytes = 16 * 1024
 /// Reads of fd 4 in one turn, at most.
 let responseReadsPerTurn = 4
+/// A line of fd 4 longer than this is handled on a thread of its own (decoding 16 MiB of JSON
+/// takes a quarter of a second), the process's other I/O paused meanwhile.
+let largeFrameBytes = 256 * 1024
+
+/// How far a turn got through fd 4.
+enum ResponseProgress {
+    /// Every frame read was handled.
+    case handledAll
+    /// The turn's allowance ran out: frames wait in the backlog.
+    case framesLeft
+    /// A large frame, for a thread of its own (the rest waits in the backlog).
+    case large(LineFramer.Frame)
+}
 
 /// Frames read from one stream and not yet handled: what a turn had no time for.
 struct FrameBacklog {
@@ -25,14 +38,16 @@ struct FrameBacklog {
     }
 
     /// Hands frames to `handle`, in order, until none is left (true) or `allowanceEnds` has
-    /// passed (false; looked at every 16 frames, and never before the first).
-    mutating func drain(allowanceEnds: ContinuousClock.Instant?, _ handle: (LineFramer.Frame) -> Void) -> Bool {
+    /// passed (false; looked at every 16 frames, and never before the first), or `handle` took a
+    /// frame without handling it (returned false: false).
+    mutating func drain(allowanceEnds: ContinuousClock.Instant?, _ handle: (LineFramer.Frame) -> Bool) -> Bool {
         var handled = 0
         while next < frames.count {
             if let allowanceEnds, handled > 0, handled % 16 == 0, ContinuousClock.now >= allowanceEnds { return false }
-            handle(frames[next])
+            let goesOn = handle(frames[next])
             next += 1
             handled += 1
+            if !goesOn { return false }
         }
         frames = []
         next = 0
@@ -51,14 +66,24 @@ extension ProcessSupervisor {
     /// - Parameters:
     ///   - allowanceEnds: when the turn must leave the rest for its next (nil: no bound).
     ///   - untilEnd: read on after short reads, to the end of the pipe (the drain after the exit).
-    /// - Returns: false when frames were left in the backlog (the process needs another turn).
+    ///   - largeFramesApart: hand a large frame back (``ResponseProgress/large(_:)``) instead of
+    ///     decoding it here.
     func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState, allowanceEnds: ContinuousClock.Instant?,
-                       reads: Int = responseReadsPerTurn, untilEnd: Bool = false) -> Bool {
+                       reads: Int = responseReadsPerTurn, untilEnd: Bool = false, largeFramesApart: Bool = true) -> ResponseProgress {
         let delegate = loop.delegate
-        let handle = { (frame: LineFramer.Frame) in delegate.supervisor(self, received: frame) }
+        var large: LineFramer.Frame?
+        let handle = { (frame: LineFramer.Frame) -> Bool in
+            if largeFramesApart, case .line(let line) = frame, line.count > largeFrameBytes {
+                large = frame
+                return false
+            }
+            delegate.supervisor(self, received: frame)
+            return true
+        }
         var backlog = loop.responseBacklog
         defer { loop.responseBacklog = backlog }
-        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+        func stopped() -> ResponseProgress { large.map { .large($0) } ?? .framesLeft }
+        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return stopped() }
         let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
         for _ in 0..<reads {
             let count: Int?
@@ -67,17 +92,17 @@ extension ProcessSupervisor {
             } catch {
                 count = 0
             }
-            guard let count else { return true }
+            guard let count else { return .handledAll }
             if count == 0 {
                 loop.rpcOpen = false
                 delegate.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
-                return true
+                return .handledAll
             }
             backlog.refill(loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
-            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
-            if count < readBytes && !untilEnd { return true }
+            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return stopped() }
+            if count < readBytes && !untilEnd { return .handledAll }
         }
-        return true
+        return .handledAll
     }
 
     /// Reads stdout or stderr, at most `reads` times (one per turn), and logs its lines until the
@@ -92,8 +117,9 @@ extension ProcessSupervisor {
             if stream == .stdout { loop.stdoutBacklog = backlog } else { loop.stderrBacklog = backlog }
             loop.sawAllocationFailure = sawAllocationFailure
         }
-        let handle = { (frame: LineFramer.Frame) in
+        let handle = { (frame: LineFramer.Frame) -> Bool in
             self.handleOutput(frame, stream: stream, sawAllocationFailure: &sawAllocationFailure)
+            return true
         }
         guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
         let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)

@@ -56,7 +56,12 @@ final class SupervisorReactor: Sendable {
             let poll = wh_poll_create()
             guard poll >= 0 else { return nil }
             let reactor = SupervisorReactor(poll: poll)
-            reactor.startThread()
+            guard DetachedThread.start(name: "wh-io", { reactor.run() }) else {
+                let code = errno
+                close(poll)
+                errno = code == 0 ? EAGAIN : code
+                return nil
+            }
             current = reactor
             return reactor
         }
@@ -77,8 +82,9 @@ final class SupervisorReactor: Sendable {
     private static func watchFailure(_ executablePath: String) -> SpawnError {
         let code = errno
         var error = SpawnError(executablePath: executablePath, errno: code, stage: .pipe)
-        error.explanation = "the host cannot watch the process's descriptors (epoll): \(String(cString: strerror(code))) "
-            + "(errno \(code)); raise fs.epoll.max_user_watches or the open-file limit"
+        error.explanation = "the host cannot watch the process's descriptors (its epoll set or thread): "
+            + "\(String(cString: strerror(code))) (errno \(code)); the kernel's limits (fs.epoll.max_user_watches, "
+            + "open files, threads) may be reached"
         return error
     }
 
@@ -145,6 +151,30 @@ final class SupervisorReactor: Sendable {
         }
     }
 
+    /// Takes a process's descriptors out of the epoll set for a while (reactor's thread): a
+    /// thread of its own handles one of its frames. ``resume(_:)`` puts them back.
+    func suspend(_ process: SupervisedProcess) {
+        watches.withLock { watches in
+            for (fd, watch) in watches where watch.process === process {
+                _ = wh_poll_remove(poll, fd)
+                watches[fd] = nil
+                process.suspended.append((fd, watch.role))
+            }
+        }
+    }
+
+    /// Puts back what ``suspend(_:)`` took out (any thread); what became ready meanwhile is
+    /// reported at once (level-triggered).
+    func resume(_ process: SupervisedProcess) {
+        watches.withLock { watches in
+            for (fd, role) in process.suspended {
+                guard wh_poll_add(poll, fd, role == .requests ? WH_POLL_OUT : WH_POLL_IN) == 0 else { continue }
+                watches[fd] = Watch(process: process, role: role)
+            }
+            process.suspended.removeAll()
+        }
+    }
+
     /// Stops watching every descriptor of a process (reactor's thread): it exited.
     func unwatchAll(of process: SupervisedProcess) {
         watches.withLock { watches in
@@ -153,16 +183,6 @@ final class SupervisorReactor: Sendable {
                 watches[fd] = nil
             }
         }
-    }
-
-    private func startThread() {
-        let thread = Thread { [self] in
-            wh_set_thread_name("wh-io")
-            run()
-        }
-        thread.name = "wh-io"
-        thread.stackSize = 512 * 1024
-        thread.start()
     }
 
     private func run() {
@@ -219,44 +239,11 @@ final class SupervisedProcess: @unchecked Sendable {
     var requestsWatched = false
     /// What is ready for its next turn (the reactor gathers it).
     var ready: SupervisorReactor.Roles = []
+    /// Its descriptors and their roles while they are out of the epoll set (``SupervisorReactor/suspend(_:)``).
+    var suspended: [(Int32, SupervisorReactor.Roles)] = []
 
     init(supervisor: ProcessSupervisor, delegate: any ProcessSupervisorDelegate) {
         self.supervisor = supervisor
         loop = IOLoopState(delegate: delegate)
-    }
-}
-
-/// Work for a thread of its own (a process's teardown), run on the calling thread instead when
-/// the system will not start one: Foundation's `Thread` would drop the work silently then.
-final class TeardownJob: Sendable {
-    private let work: @Sendable () -> Void
-
-    init(_ work: @escaping @Sendable () -> Void) {
-        self.work = work
-    }
-
-    /// Starts the thread named `name` (15 characters show), or runs the work now.
-    func start(name: String) {
-        let named = NamedJob(job: self, name: name)
-        let context = Unmanaged.passRetained(named).toOpaque()
-        let failure = wh_thread_start_detached({ context in
-            let named = Unmanaged<NamedJob>.fromOpaque(context!).takeRetainedValue()
-            wh_set_thread_name(named.name)
-            named.job.work()
-            return nil
-        }, context, 512 * 1024)
-        if failure != 0 {
-            Unmanaged<NamedJob>.fromOpaque(context).release()
-            work()
-        }
-    }
-
-    private final class NamedJob: Sendable {
-        let job: TeardownJob
-        let name: String
-        init(job: TeardownJob, name: String) {
-            self.job = job
-            self.name = name
-        }
     }
 }

@@ -1,0 +1,34 @@
+import CWalletSpawn
+import Foundation
+
+/// Threads started with `pthread_create`, which says when the system will not start one:
+/// Foundation's `Thread` drops its work silently then (its `start()` ignores the error), and a
+/// host of hostile extensions may well be at its limit of threads.
+enum DetachedThread {
+    /// Runs `work` on a new detached thread named `name` (15 characters show in `ps`).
+    /// - Returns: false when no thread could be started: `work` has not run and never will.
+    static func start(name: String, stackBytes: Int = 512 << 10, _ work: @escaping @Sendable () -> Void) -> Bool {
+        let context = Unmanaged.passRetained(Job(name: name, work: work)).toOpaque()
+        let failure = wh_thread_start_detached({ context in
+            let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+            wh_set_thread_name(job.name)
+            job.work()
+            return nil
+        }, context, stackBytes)
+        guard failure == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            return false
+        }
+        return true
+    }
+
+    private final class Job: Sendable {
+        let name: String
+        let work: @Sendable () -> Void
+
+        init(name: String, work: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.work = work
+        }
+    }
+}
