@@ -210,14 +210,25 @@ if options.runs("issuers") {
 
     // Warm call: the same extension warm in process and through the daemon, less the client's
     // own cost. The C extension (no runtime) is the figure; the SDK's minimal one beside it.
-    var extensions = [("minimal SDK extension", apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex"))]
+    var extensions = [("minimal SDK extension", apps100.appendingPathComponent("Issuer000.app/PlugIns/Status.appex"), daemon)]
     if !options.cExtension.isEmpty {
-        extensions.insert(("C extension", try cExtensionBundle(executable: options.cExtension, in: work)), at: 0)
+        extensions.insert(("C extension", try cExtensionBundle(executable: options.cExtension, in: work), daemon), at: 0)
     }
-    for (label, appex) in extensions {
-        let (inProcess, throughDaemon, clientCost, daemonCPU) = try await warmStatusCalls(appex: appex, socket: daemon.socket,
-                                                                                          daemonPID: daemonPID, calls: options.calls,
-                                                                                          work: work)
+    // The same C extension through a daemon that busy-polls (`serve --busy-poll 2ms`): no
+    // wake-up for the answer, a core kept busy while calls come.
+    var busyPolling: Daemon?
+    if let (label, appex, _) = extensions.first, !options.cExtension.isEmpty {
+        let emptyApps = work.appendingPathComponent("no-apps")
+        try FileManager.default.createDirectory(at: emptyApps, withIntermediateDirectories: true)
+        let busy = try Daemon(apps: emptyApps, state: work.appendingPathComponent("state-busy-poll"), arguments: ["--busy-poll", "2ms"])
+        busyPolling = busy
+        extensions.append(("\(label), daemon with --busy-poll 2ms", appex, busy))
+    }
+    defer { busyPolling?.stop() }
+    for (label, appex, target) in extensions {
+        let (inProcess, throughDaemon, clientCost, daemonCPU) = try await warmStatusCalls(appex: appex, socket: target.socket,
+                                                                                          daemonPID: target.process.processIdentifier,
+                                                                                          calls: options.calls, work: work)
         let inP50 = percentile(inProcess, 0.5) * 1000
         let daemonP50 = percentile(throughDaemon, 0.5) * 1000
         let costP50 = percentile(clientCost, 0.5) * 1000

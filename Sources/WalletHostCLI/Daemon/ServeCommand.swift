@@ -18,6 +18,8 @@ struct ServeCommand {
     let drainGrace: Duration
     let limits: DaemonServer.Limits
     let configuration: HostConfiguration
+    /// How long the I/O reactor polls after a turn before it sleeps (`--busy-poll`).
+    let busyPoll: Duration?
 
     static let spec = CommandSpec(
         "serve",
@@ -49,6 +51,11 @@ struct ServeCommand {
                   .valued("client-requests", "N", help: """
                       Serve at most N requests of one client at once (default 16); its later requests wait, \
                       in order, unread, so that one client cannot starve the others.
+                      """),
+                  .valued("busy-poll", "DURATION", help: """
+                      After reading anything from an extension, keep polling for this long (at most 100ms) \
+                      instead of sleeping: a warm call answers about 100us sooner on a virtual machine, for \
+                      a core kept busy while calls keep coming (off by default).
                       """)],
         takesHostOptions: true)
 
@@ -70,12 +77,17 @@ struct ServeCommand {
         if let clients = try parsed.count("max-clients", minimum: 1) { limits.maximumClients = clients }
         if let requests = try parsed.count("client-requests", minimum: 1) { limits.connection.requestsInFlight = requests }
         self.limits = limits
+        busyPoll = try HostOptions.duration(parsed, "busy-poll", example: "2ms", allowsZero: false)
+        if let busyPoll, busyPoll > ReactorBusyPolling.maximum {
+            throw UsageError("--busy-poll \(parsed.value("busy-poll") ?? ""): at most \(ReactorBusyPolling.maximum)")
+        }
     }
 
     func run() async throws -> Int32 {
         // The daemon's threads (client loop, I/O reactor, teardowns, tasks) would otherwise get
         // glibc's per-thread malloc arenas, which keep memory it no longer uses: one is plenty.
         _ = setMallocOption(mallocArenaMaximum, 1)
+        ReactorBusyPolling.window = busyPoll
         let descriptorLimit = Self.raiseDescriptorLimit()
         // Whether extensions can be sandboxed, asked of the kernel now (and again on SIGHUP):
         // only this probe lets --sandbox auto run them without it.

@@ -192,8 +192,14 @@ final class SupervisorReactor: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         var due: [SupervisedProcess] = []
+        /// When the last answer of an extension was read (``monotonicNanoseconds()``), for busy
+        /// polling: an idle process's timer turn does not start one.
+        var lastAnswer: Int64 = 0
         while true {
-            let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), -1)
+            // Busy polling (off by default): no sleep for a while after a turn.
+            let window = ReactorBusyPolling.nanoseconds
+            let polls = window > 0 && monotonicNanoseconds() - lastAnswer < window
+            let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), polls ? 0 : -1)
             if count < 0 && errno != EINTR { reportWaitFailure() }
             if count <= 0 { continue }
             // One turn per process, with everything of it that is ready.
@@ -204,13 +210,16 @@ final class SupervisorReactor: Sendable {
                     watch.process.ready.insert(watch.role)
                 }
             }
+            var answered = false
             for process in due {
                 let ready = process.ready
+                answered = answered || ready.contains(.responses)
                 process.ready = []
                 process.supervisor.turns.add(1, ordering: .relaxed)
                 process.supervisor.turn(process, ready: ready, buffer: buffer)
             }
             due.removeAll(keepingCapacity: true)
+            if answered && ReactorBusyPolling.nanoseconds > 0 { lastAnswer = monotonicNanoseconds() }
         }
     }
 
@@ -246,4 +255,11 @@ final class SupervisedProcess: @unchecked Sendable {
         self.supervisor = supervisor
         loop = IOLoopState(delegate: delegate)
     }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
+func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
