@@ -60,6 +60,27 @@ struct EventLogFileTests {
         }
     }
 
+    @Test("a gathering log holds extensions' output too, each file's lines in order, until the flush")
+    func gatheredOutputWaitsForTheFlush() throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
+        for index in 0..<50 {
+            log.recordOutput(bundleIdentifier: "com.example.one", pid: 1, stream: "stdout", line: "one \(index)")
+            log.recordOutput(bundleIdentifier: "com.example.two", pid: 2, stream: "stderr", line: "two \(index)")
+            log.record(stop("event \(index)"))
+        }
+        let one = directory.url.appendingPathComponent("com.example.one.log")
+        let two = directory.url.appendingPathComponent("com.example.two.log")
+        #expect(try Data(contentsOf: one).isEmpty, "output was written before the flush")
+        log.flush()
+        for (file, name) in [(one, "one"), (two, "two")] {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            #expect(lines.map { $0.split(separator: " ").suffix(2).joined(separator: " ") } == (0..<50).map { "\(name) \($0)" })
+        }
+        #expect(try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n").count == 50)
+    }
+
     @Test("a gathering log's writer thread writes the events after its delay")
     func gatheredEventsReachTheFile() async throws {
         let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")

@@ -14,9 +14,10 @@ import Glibc
 /// in `logs/` cannot make the host append to a file elsewhere. Extensions' output may hold
 /// secrets: the directory is mode 0700 and every file 0600, tightened when found looser.
 ///
-/// A daemon gathers its events (``init(directory:gatheringFor:)``): they are written a few
-/// milliseconds later, many in one `write(2)`, by a thread of the log's own, instead of one
-/// system call per event on the threads that serve calls. ``flush()`` writes what waits.
+/// A daemon gathers its lines (``init(directory:gatheringFor:)``): events and extensions' output
+/// are written a few milliseconds later, each file's many in one `write(2)`, by a thread of the
+/// log's own, instead of one system call per line on the threads that serve calls (the I/O
+/// reactor among them). ``flush()`` writes what waits.
 public final class EventLogFile: HostEventSink {
     public let eventsURL: URL
     public let directory: URL
@@ -25,11 +26,11 @@ public final class EventLogFile: HostEventSink {
     /// Bundle identifier -> its output log (nil when it could not be opened: output is then dropped).
     private let outputDescriptors = Mutex<[String: Int32?]>([:])
     private let encoder: JSONEncoder
-    /// Events waiting to be written, when they are gathered.
+    /// Lines waiting to be written, when they are gathered.
     private let gathered: EventGathering?
 
     /// Opens (creating as needed) `<directory>/events.jsonl` for appending.
-    /// - Parameter gatheringFor: when given, events wait up to this long to be written together
+    /// - Parameter gatheringFor: when given, lines wait up to this long to be written together
     ///   (the log then lives as long as the process: its writer thread holds it).
     /// - Throws: ``EventLogError`` naming the path when the directory or file cannot be
     ///   created or opened, or is a symbolic link.
@@ -109,15 +110,13 @@ public final class EventLogFile: HostEventSink {
     public func record(encoded json: Data) {
         var line = json
         line.append(UInt8(ascii: "\n"))
-        guard let gathered else { return Self.append(line, to: eventsDescriptor) }
-        // Past the bound, the recording thread writes what waits itself: memory stays bounded.
-        if gathered.add(line) { flush() }
+        append(line, to: eventsDescriptor)
     }
 
-    /// Writes the gathered events now, in the order they were recorded (a no-op when events
-    /// are not gathered). The daemon calls it as it stops.
+    /// Writes the gathered lines now, each file's in the order they were recorded (a no-op when
+    /// lines are not gathered). The daemon calls it as it stops.
     public func flush() {
-        gathered?.takeAndWrite { Self.append($0, to: eventsDescriptor) }
+        gathered?.takeAndWrite { Self.append($1, to: $0) }
     }
 
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
@@ -131,7 +130,14 @@ public final class EventLogFile: HostEventSink {
             descriptors[bundleIdentifier] = .some(opened)
             return opened
         }
-        if let descriptor { Self.append(text, to: descriptor) }
+        if let descriptor { append(text, to: descriptor) }
+    }
+
+    /// Writes `line` now, or queues it when lines are gathered (past the bound, the recording
+    /// thread writes what waits itself: memory stays bounded).
+    private func append(_ line: Data, to descriptor: Int32) {
+        guard let gathered else { return Self.append(line, to: descriptor) }
+        if gathered.add(line, to: descriptor) { flush() }
     }
 
     /// One `write(2)` per line on an `O_APPEND` descriptor: the kernel places it whole at the
