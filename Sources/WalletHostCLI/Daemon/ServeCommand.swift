@@ -53,7 +53,7 @@ struct ServeCommand {
                       in order, unread, so that one client cannot starve the others.
                       """),
                   .valued("busy-poll", "DURATION", help: """
-                      After reading anything from an extension, keep polling for this long (at most 100ms) \
+                      After reading an extension's answer, keep polling for this long (at most 100ms) \
                       instead of sleeping: a warm call answers about 100us sooner on a virtual machine, for \
                       a core kept busy while calls keep coming (off by default).
                       """)],
