@@ -16,8 +16,8 @@ struct BusyPollTests {
     func pollsOnlyWhileCallsCome(busyPolls: Bool) async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
-        // A wide window: a debug client's back-to-back calls come well within it.
-        let daemon = try await DaemonProcess(apps: apps, arguments: busyPolls ? ["--busy-poll", "50ms"] : []).waitUntilServing()
+        // The widest window (the bound is accepted): a debug client's back-to-back calls come within it.
+        let daemon = try await DaemonProcess(apps: apps, arguments: busyPolls ? ["--busy-poll", "100ms"] : []).waitUntilServing()
         let client = try DaemonClient(connectingTo: daemon.socketPath)
         let call = JSONValue.object(["appex": .string(appex), "method": .string("status")])
         _ = try await client.call("extension.call", call)
@@ -32,10 +32,10 @@ struct BusyPollTests {
         }
         // Once the calls stop, the window passes and the reactor sleeps: an idle daemon costs nothing.
         try await Task.sleep(for: .milliseconds(300))
-        let cpuBefore = Self.cpuNanoseconds(reactor, of: daemon.pid)
+        let cpuBefore = try #require(Self.cpuNanoseconds(reactor, of: daemon.pid))
         try await Task.sleep(for: .seconds(1))
-        let idleMilliseconds = Double(Self.cpuNanoseconds(reactor, of: daemon.pid) - cpuBefore) / 1_000_000
-        #expect(idleMilliseconds < 100, "the idle reactor ran \(idleMilliseconds) ms in a second")
+        let idleMilliseconds = Double(try #require(Self.cpuNanoseconds(reactor, of: daemon.pid)) - cpuBefore) / 1_000_000
+        #expect(idleMilliseconds < 20, "the idle reactor ran \(idleMilliseconds) ms in a second")
     }
 
     @Test("--busy-poll takes a duration from over zero to 100 ms, and says so")
@@ -65,8 +65,8 @@ struct BusyPollTests {
     }
 
     /// The thread's CPU time so far (`schedstat`'s first field).
-    static func cpuNanoseconds(_ thread: String, of pid: Int32) -> Int {
+    static func cpuNanoseconds(_ thread: String, of pid: Int32) -> Int? {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8)) ?? ""
-        return Int(text.split(separator: " ").first ?? "") ?? 0
+        return Int(text.split(separator: " ").first ?? "")
     }
 }

@@ -79,7 +79,7 @@ struct ServeCommand {
         self.limits = limits
         busyPoll = try HostOptions.duration(parsed, "busy-poll", example: "2ms", allowsZero: false)
         if let busyPoll, busyPoll > ReactorBusyPolling.maximum {
-            throw UsageError("--busy-poll \(parsed.value("busy-poll") ?? ""): at most \(ReactorBusyPolling.maximum)")
+            throw UsageError("--busy-poll \(parsed.value("busy-poll") ?? ""): at most 100ms")
         }
     }
 

@@ -43,7 +43,7 @@ final class EventGathering: Sendable {
                 flush()
             }
         }
-        writerRunning.store(started, ordering: .releasing)
+        writerRunning.store(started == 0, ordering: .releasing)
     }
 
     /// Queues a line for the file open as `descriptor`. - Returns: whether to write the queue

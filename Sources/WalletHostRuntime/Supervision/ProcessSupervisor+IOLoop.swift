@@ -67,7 +67,7 @@ extension ProcessSupervisor {
             case .handledAll: break
             case .framesLeft: handledAll = false
             case .large(let frame):
-                handleApart(frame, of: process)
+                handleApart(frame, of: process, reactor: reactor)
                 return
             }
             if !process.loop.rpcOpen { reactor.unwatch(child.responseReader) }
@@ -222,16 +222,31 @@ extension ProcessSupervisor {
     /// Decodes a large frame of fd 4 on a thread of its own, the process's descriptors out of
     /// the reactor meanwhile (its other frames wait, in order, and so do its timers: as when each
     /// process had its own I/O thread); then they come back and a turn goes on with the backlog.
-    private func handleApart(_ frame: LineFramer.Frame, of process: SupervisedProcess) {
-        guard let reactor = process.reactor else { return }
+    private func handleApart(_ frame: LineFramer.Frame, of process: SupervisedProcess, reactor: SupervisorReactor) {
         reactor.suspend(process)
         let delegate = process.loop.delegate
         let work = { @Sendable [self] in
             delegate.supervisor(self, received: frame)
-            reactor.resume(process)
+            guard reactor.resume(process) else { return endUnwatched(process) }
             wake()
         }
-        if !DetachedThread.start(name: "wh-line.\(child.pid)", work) { work() }
+        if DetachedThread.start(name: "wh-line.\(child.pid)", work) != 0 { work() }
+    }
+
+    /// Ends a process whose descriptors could not go back into the reactor: killed with its
+    /// group, reaped (waiting here: a thread of its own), then torn down as any exit is.
+    private func endUnwatched(_ process: SupervisedProcess) {
+        beginStop(.requested("the host could not watch it again (epoll: \(String(cString: strerror(errno))))"))
+        child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess(timeout: .zero)
+        var status = child.reapIfExited()
+        while status == nil {
+            usleep(1000)
+            status = child.reapIfExited()
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        finish(status: status!, buffer: buffer, loop: &process.loop)
     }
 
     /// Hands the exit to a thread of its own: the teardown may wait (a control group's last
@@ -244,7 +259,7 @@ extension ProcessSupervisor {
             defer { buffer.deallocate() }
             finish(status: status, buffer: buffer, loop: &process.loop)
         }
-        if !DetachedThread.start(name: "wh-exit.\(child.pid)", work) { work() }
+        if DetachedThread.start(name: "wh-exit.\(child.pid)", work) != 0 { work() }
     }
 
     private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {

@@ -56,10 +56,10 @@ final class SupervisorReactor: Sendable {
             let poll = wh_poll_create()
             guard poll >= 0 else { return nil }
             let reactor = SupervisorReactor(poll: poll)
-            guard DetachedThread.start(name: "wh-io", { reactor.run() }) else {
-                let code = errno
+            let failure = DetachedThread.start(name: "wh-io") { reactor.run() }
+            guard failure == 0 else {
                 close(poll)
-                errno = code == 0 ? EAGAIN : code
+                errno = failure
                 return nil
             }
             current = reactor
@@ -165,13 +165,23 @@ final class SupervisorReactor: Sendable {
 
     /// Puts back what ``suspend(_:)`` took out (any thread); what became ready meanwhile is
     /// reported at once (level-triggered).
-    func resume(_ process: SupervisedProcess) {
+    /// - Returns: false when a descriptor could not go back (the kernel's epoll limits): none is
+    ///   watched then, and the caller ends the process (it would never be heard again).
+    func resume(_ process: SupervisedProcess) -> Bool {
         watches.withLock { watches in
-            for (fd, role) in process.suspended {
-                guard wh_poll_add(poll, fd, role == .requests ? WH_POLL_OUT : WH_POLL_IN) == 0 else { continue }
+            defer { process.suspended.removeAll() }
+            for (index, (fd, role)) in process.suspended.enumerated() {
+                guard wh_poll_add(poll, fd, role == .requests ? WH_POLL_OUT : WH_POLL_IN) == 0 else {
+                    for (added, _) in process.suspended[..<index] {
+                        _ = wh_poll_remove(poll, added)
+                        watches[added] = nil
+                    }
+                    process.requestsWatched = false
+                    return false
+                }
                 watches[fd] = Watch(process: process, role: role)
             }
-            process.suspended.removeAll()
+            return true
         }
     }
 
@@ -213,7 +223,9 @@ final class SupervisorReactor: Sendable {
             var answered = false
             for process in due {
                 let ready = process.ready
-                answered = answered || ready.contains(.responses)
+                // An answer to a call (not a log line, nor a byte a process trickles while idle)
+                // is what starts a busy poll.
+                answered = answered || (ready.contains(.responses) && process.loop.callsInFlight)
                 process.ready = []
                 process.supervisor.turns.add(1, ordering: .relaxed)
                 process.supervisor.turn(process, ready: ready, buffer: buffer)

@@ -6,8 +6,10 @@ import Foundation
 /// host of hostile extensions may well be at its limit of threads.
 enum DetachedThread {
     /// Runs `work` on a new detached thread named `name` (15 characters show in `ps`).
-    /// - Returns: false when no thread could be started: `work` has not run and never will.
-    static func start(name: String, stackBytes: Int = 512 << 10, _ work: @escaping @Sendable () -> Void) -> Bool {
+    /// - Returns: 0, or `pthread_create`'s error (EAGAIN: at the limit of threads) when no thread
+    ///   could be started: `work` has not run then and never will.
+    @discardableResult
+    static func start(name: String, stackBytes: Int = 512 << 10, _ work: @escaping @Sendable () -> Void) -> Int32 {
         let context = Unmanaged.passRetained(Job(name: name, work: work)).toOpaque()
         let failure = wh_thread_start_detached({ context in
             let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
@@ -15,11 +17,8 @@ enum DetachedThread {
             job.work()
             return nil
         }, context, stackBytes)
-        guard failure == 0 else {
-            Unmanaged<Job>.fromOpaque(context).release()
-            return false
-        }
-        return true
+        if failure != 0 { Unmanaged<Job>.fromOpaque(context).release() }
+        return failure
     }
 
     private final class Job: Sendable {
