@@ -81,6 +81,9 @@ final class ProcessSupervisor: Sendable {
     /// forward by a caller whose deadline comes sooner, which costs that caller one system call
     /// and the reactor no wake-up until the deadline.
     let timer: Int32
+    /// A call's request was written since the reactor last read an answer (busy polling starts
+    /// only for answers to calls).
+    let callWritten = Atomic<Bool>(false)
     /// The reactor's turns for this process so far.
     let turns = Atomic<Int>(0)
     /// Everything the extension runs, counted (``ExtensionFootprint``).
@@ -208,6 +211,7 @@ final class ProcessSupervisor: Sendable {
             }
             return (true, !state.outgoing.isEmpty)
         }
+        if written && deadline != nil { callWritten.store(true, ordering: .relaxed) }
         if needsWake { wake() }
         return written
     }

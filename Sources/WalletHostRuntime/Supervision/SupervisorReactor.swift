@@ -206,7 +206,7 @@ final class SupervisorReactor: Sendable {
         /// polling: an idle process's timer turn does not start one.
         var lastAnswer: Int64 = 0
         while true {
-            // Busy polling (off by default): no sleep for a while after a turn.
+            // Busy polling (off by default): no sleep for a while after an answer.
             let window = ReactorBusyPolling.nanoseconds
             let polls = window > 0 && monotonicNanoseconds() - lastAnswer < window
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), polls ? 0 : -1)
@@ -224,8 +224,10 @@ final class SupervisorReactor: Sendable {
             for process in due {
                 let ready = process.ready
                 // An answer to a call (not a log line, nor a byte a process trickles while idle)
-                // is what starts a busy poll.
-                answered = answered || (ready.contains(.responses) && process.loop.callsInFlight)
+                // is what starts a busy poll: a call was written since the last answer.
+                if ready.contains(.responses), process.supervisor.callWritten.exchange(false, ordering: .relaxed) {
+                    answered = true
+                }
                 process.ready = []
                 process.supervisor.turns.add(1, ordering: .relaxed)
                 process.supervisor.turn(process, ready: ready, buffer: buffer)
@@ -249,8 +251,9 @@ final class SupervisorReactor: Sendable {
 
 /// A supervised process as its reactor holds it: the supervisor, the delegate it reports to and
 /// the state of its I/O. Once watched, only the reactor's thread touches it (published to it
-/// through the reactor's lock) until the exit hands it to the teardown thread (published through
-/// the thread's start), hence unchecked.
+/// through the reactor's lock), except while a large line or the exit has it on a thread of its
+/// own (published through the thread's start; its descriptors are out of the reactor then),
+/// hence unchecked.
 final class SupervisedProcess: @unchecked Sendable {
     let supervisor: ProcessSupervisor
     /// The reactor that watches it (set by ``SupervisorReactor/watch(_:)``).
