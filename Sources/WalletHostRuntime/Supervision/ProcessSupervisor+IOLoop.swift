@@ -19,7 +19,8 @@ let outOfMemoryCheckInterval: Duration = .milliseconds(20)
 /// watch it: nothing is due, and the events, the pipes and the exit bring a turn.
 let watchedIdlePollInterval: Duration = .seconds(1)
 
-/// A process's I/O state, touched only by its reactor's thread (then by its teardown thread).
+/// A process's I/O state, touched only by its reactor's thread, or by a thread of its own while a
+/// large line or the exit has the process out of the reactor.
 struct IOLoopState {
     /// The protocol layer, told of frames, timers, samples and the exit.
     let delegate: any ProcessSupervisorDelegate
