@@ -23,6 +23,10 @@ public final class StressEventCounter: HostEventSink {
         next?.recordOutput(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
     }
 
+    public func prepareOutput(bundleIdentifier: String) {
+        next?.prepareOutput(bundleIdentifier: bundleIdentifier)
+    }
+
     /// How many events of `kind` were recorded.
     public func count(_ kind: HostEvent.Kind) -> Int {
         counts.withLock { $0[kind, default: 0] }

@@ -69,6 +69,8 @@ public final class StressRun: Sendable {
         // difference is what the load itself left behind (cold launches, relaunches, calls).
         // The runtime opens a timer descriptor the first time a sleep races a call: open it now.
         _ = await Watchdog.run(limit: .seconds(1)) { try? await Task.sleep(for: .microseconds(100)) }
+        // The extension's output log opens on its first line, which may come with the load.
+        configuration.events.prepareOutput(bundleIdentifier: descriptor.bundleIdentifier)
         let before = HostSnapshot.now()
         let throttle = plan.cpuSharePercent.map {
             CPUThrottle(sharePercent: $0, period: plan.cpuSharePeriod, held: chaos.held)

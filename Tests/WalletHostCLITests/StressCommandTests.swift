@@ -40,6 +40,21 @@ struct StressCommandTests {
                 "\(run.standardError)")
     }
 
+    /// The sample issuer logs as it answers: its output log opens on its first line, which used
+    /// to come with the load and count as a descriptor the load left behind (and cost the end of
+    /// every run a second of waiting for it to close).
+    @Test func aCleanRunLeavesNoDescriptorBehind() throws {
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-stress-fds")
+        let appex = ExampleBundles.sampleIssuerApp.appendingPathComponent("PlugIns/WNonUIExt.appex")
+        let run = try WalletHostCommand.run(["stress", appex.path, "--state", state.path, "--calls", "100", "--json",
+                                             "--fail-on", "fdDelta>0,threadDelta>0"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let host = try #require(try run.json()["host"] as? [String: Any])
+        #expect(host["fileDescriptorDelta"] as? Int == 0, "\(host)")
+        let log = try String(contentsOf: state.appendingPathComponent("logs/com.example.sampleissuer.WNonUIExt.log"), encoding: .utf8)
+        #expect(!log.isEmpty, "the sample issuer wrote no output: the test no longer tests the lazy log")
+    }
+
     @Test func aBundleThatDoesNotLoadIsNamed() throws {
         let missing = TemporaryDirectory.uniqueURL(prefix: "no-such").appendingPathComponent("Nothing.appex")
         let run = try WalletHostCommand.run(["stress", missing.path, "--calls", "5"])

@@ -45,6 +45,10 @@ public final class EventCollector: HostEventSink {
         next?.recordOutput(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
     }
 
+    public func prepareOutput(bundleIdentifier: String) {
+        next?.prepareOutput(bundleIdentifier: bundleIdentifier)
+    }
+
     /// The first event at position `index` or later that matches, waiting for it up to `timeout`.
     /// - Parameters:
     ///   - index: where to start looking (``count`` before an action, to see only what follows it).

@@ -122,7 +122,17 @@ public final class EventLogFile: HostEventSink {
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
         let stamp = UTCTimestamp.string(from: Date())
         let text = Data("\(stamp) [pid \(pid) \(stream)] \(line)\n".utf8)
-        let descriptor = outputDescriptors.withLock { descriptors -> Int32? in
+        if let descriptor = outputDescriptor(for: bundleIdentifier) { append(text, to: descriptor) }
+    }
+
+    /// Opens the extension's output log now rather than on its first line.
+    public func prepareOutput(bundleIdentifier: String) {
+        _ = outputDescriptor(for: bundleIdentifier)
+    }
+
+    /// The extension's output log, opened (created as needed) on first use; nil when it cannot be.
+    private func outputDescriptor(for bundleIdentifier: String) -> Int32? {
+        outputDescriptors.withLock { descriptors -> Int32? in
             if let known = descriptors[bundleIdentifier] { return known }
             let safeName = String(bundleIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
             let opened = try? Self.openForAppending(safeName + ".log", in: directoryDescriptor,
@@ -130,7 +140,6 @@ public final class EventLogFile: HostEventSink {
             descriptors[bundleIdentifier] = .some(opened)
             return opened
         }
-        if let descriptor { append(text, to: descriptor) }
     }
 
     /// Writes `line` now, or queues it when lines are gathered (past the bound, the recording

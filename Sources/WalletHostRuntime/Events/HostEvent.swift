@@ -347,10 +347,14 @@ public protocol HostEventSink: Sendable {
     func record(_ event: HostEvent)
     /// One line an extension wrote to stdout or stderr.
     func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String)
+    /// Makes ready now whatever the extension's output will need (a log file opens on the first
+    /// line otherwise): for a caller that counts the host's descriptors before and after a load.
+    func prepareOutput(bundleIdentifier: String)
 }
 
 extension HostEventSink {
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {}
+    public func prepareOutput(bundleIdentifier: String) {}
 }
 
 /// Discards everything.
