@@ -24,16 +24,9 @@ let watchedIdlePollInterval: Duration = .seconds(1)
 struct IOLoopState {
     /// The protocol layer, told of frames, timers, samples and the exit.
     let delegate: any ProcessSupervisorDelegate
-    var rpcFramer = LineFramer()
-    var stdoutFramer = LineFramer(maximumLineBytes: 64 * 1024)
-    var stderrFramer = LineFramer(maximumLineBytes: 64 * 1024)
-    /// Frames read and not yet handled (a turn's allowance ran out): the next turn's first.
-    var responseBacklog = FrameBacklog()
-    var stdoutBacklog = FrameBacklog()
-    var stderrBacklog = FrameBacklog()
-    var rpcOpen = true
-    var stdoutOpen = true
-    var stderrOpen = true
+    var responses = StreamState(framer: LineFramer())
+    var stdout = StreamState(framer: LineFramer(maximumLineBytes: 64 * 1024))
+    var stderr = StreamState(framer: LineFramer(maximumLineBytes: 64 * 1024))
     /// Set when any stderr line reads like a failed allocation (the runtime's backtrace that
     /// follows can push it out of the tail).
     var sawAllocationFailure = false
@@ -63,7 +56,7 @@ extension ProcessSupervisor {
         var handledAll = true
         if ready.contains(.wakeup) { drainWakeup(buffer) }
         if ready.contains(.timer) { _ = wh_eventfd_drain(timer) }
-        if process.loop.rpcOpen, ready.contains(.responses) || !process.loop.responseBacklog.isEmpty {
+        if process.loop.responses.open, ready.contains(.responses) || !process.loop.responses.backlog.isEmpty {
             switch readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) {
             case .handledAll: break
             case .framesLeft: handledAll = false
@@ -71,15 +64,15 @@ extension ProcessSupervisor {
                 handleApart(frame, of: process, reactor: reactor)
                 return
             }
-            if !process.loop.rpcOpen { reactor.unwatch(child.responseReader) }
+            if !process.loop.responses.open { reactor.unwatch(child.responseReader) }
         }
-        if process.loop.stdoutOpen, ready.contains(.stdout) || !process.loop.stdoutBacklog.isEmpty {
+        if process.loop.stdout.open, ready.contains(.stdout) || !process.loop.stdout.backlog.isEmpty {
             handledAll = readOutput(buffer, stream: .stdout, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
-            if !process.loop.stdoutOpen { reactor.unwatch(child.stdoutReader) }
+            if !process.loop.stdout.open { reactor.unwatch(child.stdoutReader) }
         }
-        if process.loop.stderrOpen, ready.contains(.stderr) || !process.loop.stderrBacklog.isEmpty {
+        if process.loop.stderr.open, ready.contains(.stderr) || !process.loop.stderr.backlog.isEmpty {
             handledAll = readOutput(buffer, stream: .stderr, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
-            if !process.loop.stderrOpen { reactor.unwatch(child.stderrReader) }
+            if !process.loop.stderr.open { reactor.unwatch(child.stderrReader) }
         }
         if ready.contains(.requests) { flushOutgoing() }
         // Frames left for later: another turn, after the other ready processes' (the pipes may be
@@ -96,7 +89,7 @@ extension ProcessSupervisor {
         // Answers read but left in the backlog were in time: their deadlines wait for the next
         // turn, which comes at once (a process that keeps its backlog full by flooding fd 4 gets
         // its timers every 10 ms all the same).
-        if process.loop.responseBacklog.isEmpty || after - process.loop.lastTimers >= .milliseconds(10) {
+        if process.loop.responses.backlog.isEmpty || after - process.loop.lastTimers >= .milliseconds(10) {
             process.loop.lastTimers = after
             delegate.supervisorTimersDue(self, now: after)
         }
@@ -274,17 +267,11 @@ extension ProcessSupervisor {
         if killedByKernel, let last = state.withLock({ $0.memoryKillFootprint == nil ? $0.lastFootprint ?? 0 : nil }) {
             killOverMemoryLimit(footprint: last, killedByKernel: true)
         }
-        // What is left: the backlogs first, then the pipes (grandchildren died with the group).
-        if loop.rpcOpen || !loop.responseBacklog.isEmpty {
-            _ = readResponses(buffer, loop: &loop, allowanceEnds: nil, reads: loop.rpcOpen ? 64 : 0, untilEnd: true,
-                              largeFramesApart: false)
-        }
-        if loop.stdoutOpen || !loop.stdoutBacklog.isEmpty {
-            _ = readOutput(buffer, stream: .stdout, loop: &loop, allowanceEnds: nil, reads: loop.stdoutOpen ? 16 : 0, untilEnd: true)
-        }
-        if loop.stderrOpen || !loop.stderrBacklog.isEmpty {
-            _ = readOutput(buffer, stream: .stderr, loop: &loop, allowanceEnds: nil, reads: loop.stderrOpen ? 16 : 0, untilEnd: true)
-        }
+        // What is left: the backlogs first, then the pipes (grandchildren died with the group; a
+        // stream that ended has an empty backlog).
+        if loop.responses.open { _ = readResponses(buffer, loop: &loop, allowanceEnds: nil, reads: 64, untilEnd: true, largeFramesApart: false) }
+        if loop.stdout.open { _ = readOutput(buffer, stream: .stdout, loop: &loop, allowanceEnds: nil, reads: 16, untilEnd: true) }
+        if loop.stderr.open { _ = readOutput(buffer, stream: .stderr, loop: &loop, allowanceEnds: nil, reads: 16, untilEnd: true) }
         // After the last responses: each takes a footprint sample, which reads the group's files.
         context.controlGroup?.remove()
 

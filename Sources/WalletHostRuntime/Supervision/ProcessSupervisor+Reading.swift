@@ -55,24 +55,69 @@ struct FrameBacklog {
     }
 }
 
+/// One stream a process writes (fd 4, stdout or stderr) as its reader keeps it.
+struct StreamState {
+    var framer: LineFramer
+    /// Frames read and not yet handled (a turn's allowance ran out): the next turn's first.
+    var backlog = FrameBacklog()
+    /// False once the stream reached its end (its backlog is empty then).
+    var open = true
+}
+
 extension ProcessSupervisor {
     enum OutputStream: String {
         case stdout, stderr
     }
 
-    /// Reads fd 4, at most `reads` times, and hands its frames to the delegate until the turn's
-    /// allowance is spent. A turn stops at a read shorter than it asked for, which emptied the
-    /// pipe (epoll reports what comes next): a warm call's answer costs one read.
+    /// How a read of one stream ended.
+    private enum StreamProgress {
+        case handledAll
+        /// `handle` stopped, or the allowance ran out: frames wait in the backlog.
+        case stopped
+        /// The stream ended, with this many bytes after its last newline.
+        case ended(partialLineBytes: Int)
+    }
+
+    /// Reads `fd` at most `reads` times, the backlog first, handing frames to `handle` until the
+    /// turn's allowance is spent (or `handle` returns false). A read shorter than asked for
+    /// emptied the pipe and ends the reads (epoll reports what comes next): a warm call's answer
+    /// costs one read.
     /// - Parameters:
     ///   - allowanceEnds: when the turn must leave the rest for its next (nil: no bound).
-    ///   - untilEnd: read on after short reads, to the end of the pipe (the drain after the exit).
-    ///   - largeFramesApart: hand a large frame back (``ResponseProgress/large(_:)``) instead of
-    ///     decoding it here.
+    ///   - untilEnd: read on after short reads, 64 KiB at a time (the drain after the exit).
+    private func read(_ fd: Int32, _ stream: inout StreamState, buffer: UnsafeMutableRawBufferPointer,
+                      allowanceEnds: ContinuousClock.Instant?, reads: Int, untilEnd: Bool,
+                      handle: (LineFramer.Frame) -> Bool) -> StreamProgress {
+        guard stream.backlog.drain(allowanceEnds: allowanceEnds, handle) else { return .stopped }
+        let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
+        for _ in 0..<reads {
+            let count: Int?
+            do {
+                count = try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<readBytes]))
+            } catch {
+                count = 0
+            }
+            guard let count else { return .handledAll }
+            if count == 0 {
+                stream.open = false
+                return .ended(partialLineBytes: stream.framer.finish())
+            }
+            stream.backlog.refill(stream.framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+            guard stream.backlog.drain(allowanceEnds: allowanceEnds, handle) else { return .stopped }
+            if count < readBytes && !untilEnd { return .handledAll }
+        }
+        return .handledAll
+    }
+
+    /// Reads fd 4 and hands its frames to the delegate (``read(_:_:buffer:allowanceEnds:reads:untilEnd:handle:)``).
+    /// - Parameter largeFramesApart: hand a large frame back (``ResponseProgress/large(_:)``)
+    ///   instead of decoding it here.
     func readResponses(_ buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState, allowanceEnds: ContinuousClock.Instant?,
                        reads: Int = responseReadsPerTurn, untilEnd: Bool = false, largeFramesApart: Bool = true) -> ResponseProgress {
         let delegate = loop.delegate
         var large: LineFramer.Frame?
-        let handle = { (frame: LineFramer.Frame) -> Bool in
+        let progress = read(child.responseReader, &loop.responses, buffer: buffer, allowanceEnds: allowanceEnds, reads: reads,
+                            untilEnd: untilEnd) { frame in
             if largeFramesApart, case .line(let line) = frame, line.count > largeFrameBytes {
                 large = frame
                 return false
@@ -80,68 +125,36 @@ extension ProcessSupervisor {
             delegate.supervisor(self, received: frame)
             return true
         }
-        var backlog = loop.responseBacklog
-        defer { loop.responseBacklog = backlog }
-        func stopped() -> ResponseProgress { large.map { .large($0) } ?? .framesLeft }
-        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return stopped() }
-        let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
-        for _ in 0..<reads {
-            let count: Int?
-            do {
-                count = try SystemCall.read(child.responseReader, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<readBytes]))
-            } catch {
-                count = 0
-            }
-            guard let count else { return .handledAll }
-            if count == 0 {
-                loop.rpcOpen = false
-                delegate.supervisorResponseChannelClosed(self, partialLineBytes: loop.rpcFramer.finish())
-                return .handledAll
-            }
-            backlog.refill(loop.rpcFramer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
-            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return stopped() }
-            if count < readBytes && !untilEnd { return .handledAll }
+        switch progress {
+        case .handledAll: return .handledAll
+        case .stopped: return large.map { .large($0) } ?? .framesLeft
+        case .ended(let partialLineBytes):
+            delegate.supervisorResponseChannelClosed(self, partialLineBytes: partialLineBytes)
+            return .handledAll
         }
-        return .handledAll
     }
 
-    /// Reads stdout or stderr, at most `reads` times (one per turn), and logs its lines until the
-    /// turn's allowance is spent.
+    /// Reads stdout or stderr and logs its lines (``read(_:_:buffer:allowanceEnds:reads:untilEnd:handle:)``).
     /// - Returns: false when lines were left in the backlog (the process needs another turn).
     func readOutput(_ buffer: UnsafeMutableRawBufferPointer, stream: OutputStream, loop: inout IOLoopState,
                     allowanceEnds: ContinuousClock.Instant?, reads: Int = 1, untilEnd: Bool = false) -> Bool {
-        let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
-        var backlog = stream == .stdout ? loop.stdoutBacklog : loop.stderrBacklog
         var sawAllocationFailure = loop.sawAllocationFailure
-        defer {
-            if stream == .stdout { loop.stdoutBacklog = backlog } else { loop.stderrBacklog = backlog }
-            loop.sawAllocationFailure = sawAllocationFailure
-        }
+        defer { loop.sawAllocationFailure = sawAllocationFailure }
+        let fd = stream == .stdout ? child.stdoutReader : child.stderrReader
         let handle = { (frame: LineFramer.Frame) -> Bool in
             self.handleOutput(frame, stream: stream, sawAllocationFailure: &sawAllocationFailure)
             return true
         }
-        guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
-        let readBytes = untilEnd ? buffer.count : min(buffer.count, turnReadBytes)
-        for _ in 0..<reads {
-            let result: Int?
-            do {
-                result = try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<readBytes]))
-            } catch {
-                result = 0
-            }
-            guard let count = result else { return true }
-            if count == 0 {
-                if stream == .stdout { loop.stdoutOpen = false } else { loop.stderrOpen = false }
-                let tail = stream == .stdout ? loop.stdoutFramer.finish() : loop.stderrFramer.finish()
-                if tail > 0 { recordOutput("(\(tail) bytes without a final newline)", stream: stream.rawValue) }
-                return true
-            }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            backlog.refill(stream == .stdout ? loop.stdoutFramer.append(chunk) : loop.stderrFramer.append(chunk))
-            guard backlog.drain(allowanceEnds: allowanceEnds, handle) else { return false }
+        let progress = stream == .stdout
+            ? read(fd, &loop.stdout, buffer: buffer, allowanceEnds: allowanceEnds, reads: reads, untilEnd: untilEnd, handle: handle)
+            : read(fd, &loop.stderr, buffer: buffer, allowanceEnds: allowanceEnds, reads: reads, untilEnd: untilEnd, handle: handle)
+        switch progress {
+        case .handledAll: return true
+        case .stopped: return false
+        case .ended(let tail):
+            if tail > 0 { recordOutput("(\(tail) bytes without a final newline)", stream: stream.rawValue) }
+            return true
         }
-        return true
     }
 
     /// One line of output: logged within the cap (stdout past the cap is only counted, without
