@@ -23,7 +23,4 @@ public enum ReactorBusyPolling {
             windowNanoseconds.store(max(0, nanoseconds), ordering: .relaxed)
         }
     }
-
-    /// ``window`` in nanoseconds (0: off), for the reactor's loop.
-    static var nanoseconds: Int64 { windowNanoseconds.load(ordering: .relaxed) }
 }

@@ -202,13 +202,12 @@ final class SupervisorReactor: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         var due: [SupervisedProcess] = []
-        /// When the last answer of an extension was read (``monotonicNanoseconds()``), for busy
-        /// polling: an idle process's timer turn does not start one.
-        var lastAnswer: Int64 = 0
+        /// When the last answer to a call was read, for busy polling.
+        var lastAnswer: ContinuousClock.Instant?
         while true {
             // Busy polling (off by default): no sleep for a while after an answer.
-            let window = ReactorBusyPolling.nanoseconds
-            let polls = window > 0 && monotonicNanoseconds() - lastAnswer < window
+            let window = ReactorBusyPolling.window
+            let polls = if let window, let lastAnswer { ContinuousClock.now - lastAnswer < window } else { false }
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), polls ? 0 : -1)
             if count < 0 && errno != EINTR { reportWaitFailure() }
             if count <= 0 { continue }
@@ -233,7 +232,7 @@ final class SupervisorReactor: Sendable {
                 process.supervisor.turn(process, ready: ready, buffer: buffer)
             }
             due.removeAll(keepingCapacity: true)
-            if answered && ReactorBusyPolling.nanoseconds > 0 { lastAnswer = monotonicNanoseconds() }
+            if answered && window != nil { lastAnswer = .now }
         }
     }
 
@@ -270,11 +269,4 @@ final class SupervisedProcess: @unchecked Sendable {
         self.supervisor = supervisor
         loop = IOLoopState(delegate: delegate)
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds.
-func monotonicNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
