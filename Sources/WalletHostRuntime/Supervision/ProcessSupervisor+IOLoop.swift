@@ -231,16 +231,8 @@ extension ProcessSupervisor {
     /// group, reaped (waiting here: a thread of its own), then torn down as any exit is.
     private func endUnwatched(_ process: SupervisedProcess) {
         beginStop(.requested("the host could not watch it again (epoll: \(String(cString: strerror(errno))))"))
-        child.signalGroup(SIGKILL)
-        context.controlGroup?.killEveryProcess(timeout: .zero)
-        var status = child.reapIfExited()
-        while status == nil {
-            usleep(1000)
-            status = child.reapIfExited()
-        }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
-        finish(status: status!, buffer: buffer, loop: &process.loop)
+        guard let status = killAndReap(within: nil) else { return }
+        finish(status: status, loop: &process.loop)
     }
 
     /// Hands the exit to a thread of its own: the teardown may wait (a control group's last
@@ -248,15 +240,14 @@ extension ProcessSupervisor {
     /// can be started (the host at its limit of threads), the reactor tears down itself: late
     /// is better than never.
     private func tearDown(_ process: SupervisedProcess, status: TerminationStatus) {
-        let work = { @Sendable [self] in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-            defer { buffer.deallocate() }
-            finish(status: status, buffer: buffer, loop: &process.loop)
-        }
+        let work = { @Sendable [self] in finish(status: status, loop: &process.loop) }
         if DetachedThread.start(name: "wh-exit.\(child.pid)", work) != 0 { work() }
     }
 
-    private func finish(status: TerminationStatus, buffer: UnsafeMutableRawBufferPointer, loop: inout IOLoopState) {
+    /// The exit's teardown, on a thread of its own (it reads what is left with a buffer of its own).
+    private func finish(status: TerminationStatus, loop: inout IOLoopState) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
         // Grandchildren may still hold the pipes; they share the group and die with it, and
         // whatever left the group but not the control group dies too.
         child.signalGroup(SIGKILL)

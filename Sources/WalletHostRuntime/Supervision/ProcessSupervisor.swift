@@ -161,12 +161,23 @@ final class ProcessSupervisor: Sendable {
     /// most a second), its descriptors closed and its control groups removed.
     private func abandonUnwatched() {
         leftRunning.store(true, ordering: .releasing)
-        child.signalGroup(SIGKILL)
-        context.controlGroup?.killEveryProcess(timeout: .zero)
-        let giveUp = ContinuousClock.now + .seconds(1)
-        while child.reapIfExited() == nil, ContinuousClock.now < giveUp { usleep(1000) }
+        _ = killAndReap(within: .seconds(1))
         child.closeDescriptors()
         context.controlGroup?.remove()
+    }
+
+    /// Kills the process's group and everything in its control group, and reaps it, waiting at
+    /// most `timeout` (nil: until it is gone; SIGKILL is quick) on the calling thread.
+    /// - Returns: how it ended, or nil when it was not reaped in time.
+    func killAndReap(within timeout: Duration?) -> TerminationStatus? {
+        child.signalGroup(SIGKILL)
+        context.controlGroup?.killEveryProcess(timeout: .zero)
+        let giveUp = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            if let status = child.reapIfExited() { return status }
+            if let giveUp, ContinuousClock.now >= giveUp { return nil }
+            usleep(1000)
+        }
     }
 
     var phase: Phase { state.withLock { $0.phase } }
