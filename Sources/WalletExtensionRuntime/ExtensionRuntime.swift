@@ -74,7 +74,7 @@ package final class ExtensionRuntime: Sendable {
         }
         let message: WireMessage
         do {
-            message = try decoder.withLock { codec throws(WireDecodingError) in try codec.decode(line) }
+            message = try decoder.withLock { codec throws(WireDecodingError) in try codec.decodeWithJSONDecoder(line) }
         } catch {
             Diagnostics.log("unreadable line from the host: \(error.reason)")
             writer.sendError(id: error.id, RPCErrorObject(code: error.code, message: error.reason))

@@ -151,9 +151,17 @@ public struct WireCodec: Sendable {
 
     // MARK: Decoding
 
-    /// Classifies one line (without its newline) by its envelope.
+    /// Classifies one line (without its newline) by its envelope: by hand when the line is in
+    /// the plain shape peers write (``decodePlain(_:)``), else with `JSONDecoder`.
     /// - Throws: ``WireDecodingError`` when the line is not JSON or not JSON-RPC 2.0.
     public func decode(_ line: Data) throws(WireDecodingError) -> WireMessage {
+        if let plain = decodePlain(line) { return plain.message }
+        return try decodeWithJSONDecoder(line)
+    }
+
+    /// ``decode(_:)`` without the hand reader: for a line ``decodePlain(_:)`` already declined,
+    /// and as the reference the hand reader is tested against.
+    package func decodeWithJSONDecoder(_ line: Data) throws(WireDecodingError) -> WireMessage {
         guard String(validating: line, as: UTF8.self) != nil else {
             throw WireDecodingError(code: RPCErrorCode.parseError, reason: "not valid UTF-8")
         }

@@ -275,7 +275,7 @@ public final class DaemonServer: Sendable {
         }
         let message: WireMessage
         do throws(WireDecodingError) {
-            if let plain = codec.decodePlain(line) { message = plain.message } else { message = try codec.decode(line) }
+            message = try codec.decode(line)
         } catch {
             let prefix = error.code == RPCErrorCode.parseError ? "not a JSON-RPC message: " : ""
             return .answered(Self.errorLine(id: error.id, RPCErrorObject(code: error.code, message: prefix + error.reason)))

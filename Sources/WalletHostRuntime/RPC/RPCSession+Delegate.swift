@@ -18,16 +18,11 @@ extension RPCSession {
             failAll(.protocolViolation("\(processName) sent \(violation.detail)"))
         case .line(let line):
             let message: WireMessage
-            if let plain = codec.decodePlain(line) {
-                // The shape extensions write: no JSONDecoder (about a tenth of a warm call's cost).
-                message = plain.message
-            } else {
-                do {
-                    message = try codec.decode(line)
-                } catch {
-                    malformed(line, error: error)
-                    return
-                }
+            do {
+                message = try codec.decode(line)
+            } catch {
+                malformed(line, error: error)
+                return
             }
             switch message {
             case .response(let id, let line):
