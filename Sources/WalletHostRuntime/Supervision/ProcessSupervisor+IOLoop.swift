@@ -50,7 +50,7 @@ extension ProcessSupervisor {
     /// timers, samples the footprint when due, and plans the next wake-up. On the exit, its
     /// descriptors leave the reactor and the teardown goes to a thread of its own.
     func turn(_ process: SupervisedProcess, ready: SupervisorReactor.Roles, buffer: UnsafeMutableRawBufferPointer) {
-        guard let reactor = process.reactor else { return }
+        let reactor = process.reactor
         let memoryEvents = context.controlGroup?.memoryEvents ?? -1
         let allowanceEnds = ContinuousClock.now + SupervisorReactor.turnAllowance
         var handledAll = true
@@ -61,7 +61,7 @@ extension ProcessSupervisor {
             case .handledAll: break
             case .framesLeft: handledAll = false
             case .large(let frame):
-                handleApart(frame, of: process, reactor: reactor)
+                handleApart(frame, of: process)
                 return
             }
             if !process.loop.responses.open { reactor.unwatch(child.responseReader) }
@@ -216,7 +216,8 @@ extension ProcessSupervisor {
     /// Decodes a large frame of fd 4 on a thread of its own, the process's descriptors out of
     /// the reactor meanwhile (its other frames wait, in order, and so do its timers: as when each
     /// process had its own I/O thread); then they come back and a turn goes on with the backlog.
-    private func handleApart(_ frame: LineFramer.Frame, of process: SupervisedProcess, reactor: SupervisorReactor) {
+    private func handleApart(_ frame: LineFramer.Frame, of process: SupervisedProcess) {
+        let reactor = process.reactor
         reactor.suspend(process)
         let delegate = process.loop.delegate
         let work = { @Sendable [self] in

@@ -150,7 +150,8 @@ final class ProcessSupervisor: Sendable {
     ///   the process is then killed and reaped, and its control groups removed.
     func start(delegate: any ProcessSupervisorDelegate) throws(SpawnError) {
         do {
-            try SupervisorReactor.shared(for: context.executableName).watch(SupervisedProcess(supervisor: self, delegate: delegate))
+            let reactor = try SupervisorReactor.shared(for: context.executableName)
+            try reactor.watch(SupervisedProcess(supervisor: self, delegate: delegate, reactor: reactor))
         } catch {
             abandonUnwatched()
             throw error

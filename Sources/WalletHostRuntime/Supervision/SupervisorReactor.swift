@@ -88,7 +88,7 @@ final class SupervisorReactor: Sendable {
         return error
     }
 
-    /// Starts watching a spawned process.
+    /// Starts watching a spawned process (made for this reactor).
     /// - Throws: ``SpawnError`` when a descriptor cannot join the epoll set (the kernel's epoll
     ///   limits): the launch fails, and the process is the caller's to end.
     func watch(_ process: SupervisedProcess) throws(SpawnError) {
@@ -100,7 +100,6 @@ final class SupervisorReactor: Sendable {
         ]
         if child.exitDescriptor >= 0 { descriptors.append((child.exitDescriptor, .exit)) }
         if let events = supervisor.context.controlGroup?.memoryEvents, events >= 0 { descriptors.append((events, .memoryEvents)) }
-        process.reactor = self
         let added = watches.withLock { watches -> Bool in
             for (index, (fd, role)) in descriptors.enumerated() {
                 guard wh_poll_add(poll, fd, WH_POLL_IN) == 0 else {
@@ -255,8 +254,8 @@ final class SupervisorReactor: Sendable {
 /// hence unchecked.
 final class SupervisedProcess: @unchecked Sendable {
     let supervisor: ProcessSupervisor
-    /// The reactor that watches it (set by ``SupervisorReactor/watch(_:)``).
-    var reactor: SupervisorReactor?
+    /// The reactor that watches it.
+    let reactor: SupervisorReactor
     var loop: IOLoopState
     /// Whether fd 3 is in the epoll set (output waits for room in the pipe).
     var requestsWatched = false
@@ -265,8 +264,9 @@ final class SupervisedProcess: @unchecked Sendable {
     /// Its descriptors and their roles while they are out of the epoll set (``SupervisorReactor/suspend(_:)``).
     var suspended: [(Int32, SupervisorReactor.Roles)] = []
 
-    init(supervisor: ProcessSupervisor, delegate: any ProcessSupervisorDelegate) {
+    init(supervisor: ProcessSupervisor, delegate: any ProcessSupervisorDelegate, reactor: SupervisorReactor) {
         self.supervisor = supervisor
+        self.reactor = reactor
         loop = IOLoopState(delegate: delegate)
     }
 }
