@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,10 +21,11 @@ public final class AppsWatcher: Sendable {
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { throw DaemonError("cannot watch \(directory.path): inotify: \(DaemonError.reason())") }
         addWatches()
-        let thread = Thread { [self] in run() }
-        thread.name = "wallet-host.watch"
-        thread.stackSize = 256 << 10
-        thread.start()
+        let failure = DetachedThread.start(name: "wh-apps-watch", stackBytes: 256 << 10) { [self] in run() }
+        guard failure == 0 else {
+            close(fd)
+            throw DaemonError("cannot watch \(directory.path): no thread: \(String(cString: strerror(failure)))")
+        }
     }
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB

@@ -230,7 +230,6 @@ public final class ClientConnection: Sendable {
                 case .oversized: state.waiting.append(nil)
                 }
             }
-            updateInterest(&state)
         }
         return .read
     }
@@ -250,7 +249,6 @@ public final class ClientConnection: Sendable {
                 state.waitingStart = 0
             }
             state.inFlight += 1
-            updateInterest(&state)
             return .some(line)
         }
     }
@@ -259,6 +257,14 @@ public final class ClientConnection: Sendable {
     /// up with its answers.
     var shouldRead: Bool {
         state.withLock { !$0.closed && !$0.hasWaitingLines && $0.queuedBytes <= limits.droppableBytes }
+    }
+
+    /// Sets what epoll watches the socket for, after the loop's turn for this client
+    /// (``read(into:)`` and ``nextLine()`` leave it as it was: a line read and served in the
+    /// same turn would otherwise cost two `epoll_ctl` calls, one to stop reading and one to
+    /// read again).
+    func settleInterest() {
+        state.withLock { updateInterest(&$0) }
     }
 
     /// Whether a line waits that ``nextLine()`` would hand out now.

@@ -89,12 +89,16 @@ final class ClientLoop: Sendable {
     /// Connections refused because ``maximumClients`` were connected.
     var refusedOverLimit: Int { refusedOverLimitCount.load(ordering: .relaxed) }
 
-    /// Starts the loop's thread.
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "wallet-host.clients"
-        thread.stackSize = 512 << 10
-        thread.start()
+    /// Starts the loop's thread (`wh-clients`).
+    /// - Throws: ``DaemonError`` when the system starts no thread.
+    func start() throws {
+        let failure = DetachedThread.start(name: "wh-clients", stackBytes: 512 << 10) { [self] in run() }
+        guard failure == 0 else {
+            commands.withLock { $0.running = false }
+            close(wakeup)
+            close(poll)
+            throw DaemonError("cannot start the client loop's thread: \(String(cString: strerror(failure)))")
+        }
     }
 
     /// Accepts no more clients (the listener stays open: an inherited one belongs to systemd).
@@ -198,6 +202,7 @@ final class ClientLoop: Sendable {
                         break
                     }
                 }
+                connection.settleInterest()
                 if connection.isClosed {
                     release(connection)
                 } else if connection.canServe {

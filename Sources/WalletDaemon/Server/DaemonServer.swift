@@ -141,8 +141,8 @@ public final class DaemonServer: Sendable {
                                       connected: { [weak self] connection, pid in self?.connected(connection, peerPID: pid) },
                                       line: { [weak self] line, connection in self?.receive(line, from: connection) },
                                       released: { [weak self] connection in self?.released(connection) }))
+        try loop.start()
         self.loop.withLock { $0 = loop }
-        loop.start()
     }
 
     /// Blocks until ``shutdown(grace:reason:)`` has finished.
