@@ -8,6 +8,22 @@ public struct HostSnapshot: Sendable, Equatable, Codable {
     public var rssBytes: Int
     /// Children of this process in state Z.
     public var zombies: Int
+    /// What each open descriptor is (its `/proc/self/fd` link: a path, `pipe:[N]`,
+    /// `anon_inode:[eventpoll]`), by number: ``newDescriptors(since:)`` names what a run left open.
+    /// Not encoded: the report lists only the new ones.
+    public var descriptorTargets: [Int32: String] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case fileDescriptors, threads, rssBytes, zombies
+    }
+
+    public init(fileDescriptors: Int, threads: Int, rssBytes: Int, zombies: Int, descriptorTargets: [Int32: String] = [:]) {
+        self.fileDescriptors = fileDescriptors
+        self.threads = threads
+        self.rssBytes = rssBytes
+        self.zombies = zombies
+        self.descriptorTargets = descriptorTargets
+    }
 
     /// Reads /proc/self.
     public static func now() -> HostSnapshot {
@@ -16,10 +32,26 @@ public struct HostSnapshot: Sendable, Equatable, Codable {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
             return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
         }
-        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
-        // contentsOfDirectory opened one descriptor of its own to list the others.
-        return HostSnapshot(fileDescriptors: max(0, descriptors - 1), threads: field("Threads"),
-                            rssBytes: field("VmRSS") * 1024, zombies: ChildProcesses.list().filter(\.isZombie).count)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        var targets: [Int32: String] = [:]
+        for name in names {
+            guard let fd = Int32(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
+            else { continue }
+            targets[fd] = target
+        }
+        // contentsOfDirectory opened one descriptor of its own to list the others (and it is
+        // closed now: its link no longer reads).
+        return HostSnapshot(fileDescriptors: max(0, names.count - 1), threads: field("Threads"),
+                            rssBytes: field("VmRSS") * 1024, zombies: ChildProcesses.list().filter(\.isZombie).count,
+                            descriptorTargets: targets)
+    }
+
+    /// The descriptors open now that were not open at `earlier` (or were, as something else),
+    /// each as `fd N: TARGET`, in order of number.
+    public func newDescriptors(since earlier: HostSnapshot) -> [String] {
+        descriptorTargets.filter { earlier.descriptorTargets[$0.key] != $0.value }
+            .sorted { $0.key < $1.key }
+            .map { "fd \($0.key): \($0.value)" }
     }
 }
 

@@ -43,6 +43,10 @@ extension StressReport {
         lines.append("host: fds \(host.before.fileDescriptors) -> \(host.after.fileDescriptors), threads \(host.before.threads) -> "
             + "\(host.after.threads), RSS \(HumanReadable.megabytes(host.before.rssBytes)) -> \(HumanReadable.megabytes(host.after.rssBytes)), "
             + "zombies \(host.zombies)")
+        if host.fileDescriptorDelta > 0 && !host.newDescriptors.isEmpty {
+            lines.append("host: left open: " + host.newDescriptors.prefix(10).joined(separator: ", ")
+                         + (host.newDescriptors.count > 10 ? ", ... \(host.newDescriptors.count - 10) more" : ""))
+        }
         for failure in failures.prefix(5) {
             lines.append("failed #\(failure.index) \(failure.method)\(failure.cold ? " (cold)" : ""): \(failure.message)")
         }

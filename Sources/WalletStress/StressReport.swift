@@ -98,6 +98,9 @@ public struct StressReport: Sendable, Codable {
         public var before: HostSnapshot
         public var after: HostSnapshot
         public var fileDescriptorDelta: Int
+        /// The descriptors open after the run that were not before it, each `fd N: TARGET`
+        /// (``HostSnapshot/newDescriptors(since:)``): what a positive delta left open.
+        public var newDescriptors: [String]
         public var threadDelta: Int
         public var zombies: Int
     }
@@ -149,6 +152,7 @@ public struct StressReport: Sendable, Codable {
                         projectedCallsToLimit: last.flatMap { fit?.callsToLimit(from: $0, limitBytes: result.memoryLimitBytes) })
         host = Host(before: result.hostBefore, after: result.hostAfter,
                     fileDescriptorDelta: result.hostAfter.fileDescriptors - result.hostBefore.fileDescriptors,
+                    newDescriptors: result.hostAfter.newDescriptors(since: result.hostBefore),
                     threadDelta: result.hostAfter.threads - result.hostBefore.threads, zombies: result.hostAfter.zombies)
         failures = records.filter { !$0.succeeded }.prefix(100).map { record in
             Failure(index: record.index, method: record.method, cold: record.cold, atMs: record.startedAtMilliseconds,
