@@ -32,4 +32,28 @@ struct IdleWatchTests {
             #expect(wakeups >= 20, "\(wakeups) turns in 3 idle seconds: without a control group the reactor samples")
         }
     }
+
+    @Test("idle extensions without a control group are polled together: one wake-up of the reactor serves many turns")
+    func idlePollsShareWakeups() async throws {
+        let runners = try (0..<10).map { _ in
+            try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) { $0.controlGroups = .off }.0
+        }
+        defer { Task { for runner in runners { await runner.stop() } } }
+        for runner in runners {
+            guard case .success = await runner.prewarm() else {
+                Issue.record("the test helper did not start")
+                return
+            }
+        }
+        let reactor = try #require(SupervisorReactor.existing)
+        try await Task.sleep(for: .milliseconds(500))
+        let turnsBefore = runners.compactMap(\.reactorTurns).reduce(0, +)
+        let wakeupsBefore = reactor.wakeups.load(ordering: .relaxed)
+        try await Task.sleep(for: .seconds(2))
+        let turns = runners.compactMap(\.reactorTurns).reduce(0, +) - turnsBefore
+        let wakeups = reactor.wakeups.load(ordering: .relaxed) - wakeupsBefore
+        // Each polled every 50 ms: about 400 turns. Apart, each turn was a wake-up of its own.
+        #expect(turns >= 200, "\(turns) turns of 10 idle extensions in 2 s")
+        #expect(wakeups * 2 <= turns, "\(wakeups) wake-ups for \(turns) turns: the idle polls did not fall together")
+    }
 }

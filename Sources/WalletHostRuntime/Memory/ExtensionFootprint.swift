@@ -10,9 +10,26 @@ import Glibc
 /// With a control group (``ExtensionControlGroup``) a sample reads its `memory.stat` (about
 /// 20 µs of the kernel's time). Without one it walks the extension's processes from `root` (the
 /// sandbox init, whose tree is the PID namespace, or the unsandboxed extension) and adds the
-/// sandbox's private `/tmp`. ``quickSample(maxAge:)``, taken at the end of every call, costs
-/// one `pread` of the extension's own `statm` and adds what the rest held at the last full sample.
+/// sandbox's private `/tmp`: about 100 µs of the host's I/O thread for a Swift extension's
+/// processes and threads. ``quickSample(maxAge:)``, taken at the end of every call, costs one
+/// `pread` of the extension's own `statm` and adds what the rest held at the last full sample;
+/// so do the periodic samples without a control group between full counts
+/// (``periodicSample(fullCountAge:limitBytes:)``).
 final class ExtensionFootprint: Sendable {
+    /// Without a control group: the oldest full count a sample during calls builds on. Growth in
+    /// the extension's own process is seen at the sampling rate; in its other processes, within this.
+    static let fullCountAgeDuringCalls: Duration = .milliseconds(100)
+    /// The same while no call is in flight (an idle extension is sampled every 100 ms): 100 idle
+    /// extensions counted in full at every sample cost the daemon a tenth of a core.
+    static let fullCountAgeIdle: Duration = .seconds(1)
+
+    /// A sample's total, and whether it is an estimate: the extension's own footprint now plus
+    /// the rest as the last full count found it.
+    struct Sample {
+        var bytes: Int
+        var estimated: Bool
+    }
+
     /// The last full sample: when, the total, and the extension's own part of it.
     private struct FullSample {
         var at: ContinuousClock.Instant
@@ -62,9 +79,25 @@ final class ExtensionFootprint: Sendable {
     /// The total, cheaply: the extension's own footprint now plus what everything else held at
     /// the last full sample, when that is at most `maxAge` old; else a full ``sample()``.
     func quickSample(maxAge: Duration) -> Int? {
+        estimate(maxAge: maxAge)?.bytes
+    }
+
+    /// A sample on the sampling timer: with a control group a full one (the group's count is one
+    /// read); without one, ``quickSample(maxAge:)`` on a full count at most `fullCountAge` old.
+    /// An estimate over `limitBytes` is counted again in full: the other processes may have
+    /// shrunk or gone since, and what the host kills for is never an estimate.
+    func periodicSample(fullCountAge: Duration, limitBytes: Int) -> Sample? {
+        guard controlGroup == nil, let estimate = estimate(maxAge: fullCountAge) else {
+            return sample().map { Sample(bytes: $0, estimated: false) }
+        }
+        guard estimate.estimated && estimate.bytes > limitBytes else { return estimate }
+        return sample().map { Sample(bytes: $0, estimated: false) }
+    }
+
+    private func estimate(maxAge: Duration) -> Sample? {
         guard let last = lastFull.withLock({ $0 }), ContinuousClock.now - last.at <= maxAge,
-              let own = ownFootprint.sample() else { return sample() }
-        return own + max(0, last.total - last.own)
+              let own = ownFootprint.sample() else { return sample().map { Sample(bytes: $0, estimated: false) } }
+        return Sample(bytes: own + max(0, last.total - last.own), estimated: true)
     }
 
     /// What the total is made of now: every process and its footprint, and shared memory.

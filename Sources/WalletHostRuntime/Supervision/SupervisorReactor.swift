@@ -74,6 +74,11 @@ final class SupervisorReactor: Sendable {
     /// launching thread) and by the reactor's thread.
     private let watches = Mutex<[Int32: Watch]>([:])
     private let reportedWaitFailure = Atomic<Bool>(false)
+    /// The reactor's wake-ups with something ready so far (as tests count them).
+    let wakeups = Atomic<Int>(0)
+
+    /// The host's reactor, if one was made (tests read its ``wakeups``).
+    static var existing: SupervisorReactor? { current.withLock { $0 } }
 
     private init(poll: Int32) {
         self.poll = poll
@@ -210,6 +215,7 @@ final class SupervisorReactor: Sendable {
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), polls ? 0 : -1)
             if count < 0 && errno != EINTR { reportWaitFailure() }
             if count <= 0 { continue }
+            wakeups.add(1, ordering: .relaxed)
             // One turn per process, with everything of it that is ready.
             watches.withLock { watches in
                 for fd in readyDescriptors[..<Int(count)] {
