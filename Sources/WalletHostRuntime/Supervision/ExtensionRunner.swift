@@ -268,10 +268,26 @@ public actor ExtensionRunner {
 
     // MARK: Launch
 
+    /// A process's handshake: under way, or its result. The task is dropped once the result is
+    /// in: kept for the process's life, it held about 5 KB of each warm extension's memory.
+    private enum Handshake: Sendable {
+        case pending(Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>)
+        case done(Swift.Result<InitializeResult, ExtensionCallError>)
+
+        var value: Swift.Result<InitializeResult, ExtensionCallError> {
+            get async {
+                switch self {
+                case .pending(let task): await task.value
+                case .done(let result): result
+                }
+            }
+        }
+    }
+
     /// A running process and its handshake.
     private struct Launch: Sendable {
         var connection: ExtensionConnection
-        var handshake: Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>
+        var handshake: Handshake
 
         /// Spawn to `initialize` answer, once the handshake succeeded. The session notes it on
         /// the I/O thread as it opens the gate, so a call queued behind the handshake always
@@ -344,7 +360,7 @@ public actor ExtensionRunner {
                                               bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
         watchContainerQuota(of: connection)
         let handshake = Task { await self.performHandshake(connection) }
-        let launch = Launch(connection: connection, handshake: handshake)
+        let launch = Launch(connection: connection, handshake: .pending(handshake))
         process = .running(launch)
         return .success((launch, true))
     }
@@ -380,6 +396,10 @@ public actor ExtensionRunner {
             connection.session.failAll(error)
             if case .running(let launch) = process, launch.connection === connection { process = .stopped }
             _ = await connection.stop(.handshakeFailed, teardown: configuration.teardown)
+        }
+        if case .running(var launch) = process, launch.connection === connection {
+            launch.handshake = .done(result)
+            process = .running(launch)
         }
         return result
     }
