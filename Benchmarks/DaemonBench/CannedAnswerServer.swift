@@ -5,10 +5,12 @@ import WalletWire
 import Glibc
 #endif
 
-/// The baseline of every per-request figure: a line server on a Unix socket that answers each
-/// request line with a canned answer (the line the daemon answered once, with the request's
-/// id), on one thread. Through it the same `DaemonClient` pays for the socket round trip and for
-/// encoding its request and decoding that same answer: what the daemon adds is the rest.
+/// A line server on a Unix socket that answers each request line with a canned answer (the
+/// line the daemon answered once, with the request's id), on one thread of the client's own
+/// process. Through it the same `DaemonClient` pays for the socket round trip and for encoding
+/// its request and decoding that same answer. Printed beside ``CannedAnswerProcess``, the
+/// baseline the figures subtract: a round trip between two threads of one process is not the
+/// one a client makes to the daemon.
 final class CannedAnswerServer: @unchecked Sendable {
     let socketPath: String
     private let listener: Int32
@@ -50,6 +52,37 @@ final class CannedAnswerServer: @unchecked Sendable {
     }
 
     deinit {
+        unlink(socketPath)
+    }
+}
+
+/// The same canned answers from a process of its own (Benchmarks/CannedAnswerServer, in C), as
+/// the daemon is one: the client's own cost with a socket round trip to another process, the
+/// baseline the per-request figures subtract (``CannedAnswerServer``, a thread of the client's
+/// own process, is printed beside it).
+final class CannedAnswerProcess {
+    let socketPath: String
+    private let process = Process()
+
+    /// - Parameter answer: a response line of the daemon to request id 1 (`{"id":1,...}\n`).
+    init(executable: String, answer: Data, directory: URL) throws {
+        let name = "canned-\(UInt32.random(in: 0...UInt32.max))"
+        socketPath = directory.appendingPathComponent(name + ".sock").path
+        let answerFile = directory.appendingPathComponent(name + ".answer")
+        try answer.write(to: answerFile)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [socketPath, answerFile.path]
+        try process.run()
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while (try? DaemonClient(connectingTo: socketPath)) == nil {
+            guard ContinuousClock.now < giveUp, process.isRunning else { throw DaemonError("\(executable) did not listen on \(socketPath)") }
+            usleep(5_000)
+        }
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
         unlink(socketPath)
     }
 }

@@ -22,12 +22,13 @@ struct CallAnswer: Decodable {
 
 /// One extension's warm `status`, `calls` times each, in milliseconds: in process (its own
 /// runner), through the daemon at `socket`, and the client's own cost (the same client and lines
-/// against a server that answers at once with the daemon's answer). The three are interleaved,
-/// call by call, so that the machine's moods fall on all of them alike.
+/// against a server that answers at once with the daemon's answer): from a thread of this
+/// process, and from a process of its own when `cannedServer` (Benchmarks/CannedAnswerServer)
+/// is given. They are interleaved, call by call, so that the machine's moods fall on all alike.
 /// Also the daemon's CPU time (every thread's, from the kernel's scheduler statistics) per call
 /// through it, in microseconds: `daemonPID`'s, over the loop.
-func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, work: URL) async throws
-    -> (inProcess: [Double], throughDaemon: [Double], clientCost: [Double], daemonCPUMicroseconds: Double) {
+func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, work: URL, cannedServer: String?) async throws
+    -> (inProcess: [Double], throughDaemon: [Double], clientCost: [Double], clientCostAcross: [Double], daemonCPUMicroseconds: Double) {
     let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appex)
     guard let bundle else { throw DaemonError("cannot load \(appex.path): \(findings)") }
     var configuration = HostConfiguration()
@@ -38,11 +39,15 @@ func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, w
     let daemon = try DaemonClient(connectingTo: socket)
     // Warm the daemon's process for it, then capture its answer for the canned server.
     _ = try await daemon.call("extension.call", params, as: CallAnswer.self)
-    let canned = try CannedAnswerServer(answer: rawAnswer(socket: socket, method: "extension.call", params: params), directory: work)
+    let answer = try rawAnswer(socket: socket, method: "extension.call", params: params)
+    let canned = try CannedAnswerServer(answer: answer, directory: work)
     let echo = try DaemonClient(connectingTo: canned.socketPath)
+    let cannedProcess = try cannedServer.map { try CannedAnswerProcess(executable: $0, answer: answer, directory: work) }
+    let echoAcross = try cannedProcess.map { try DaemonClient(connectingTo: $0.socketPath) }
     var inProcess: [Double] = []
     var throughDaemon: [Double] = []
     var clientCost: [Double] = []
+    var clientCostAcross: [Double] = []
     let cpuBefore = cpuNanoseconds(of: daemonPID)
     for _ in 0..<calls {
         var started = ContinuousClock.now
@@ -54,10 +59,15 @@ func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, w
         started = ContinuousClock.now
         _ = try await echo.call("extension.call", params, as: CallAnswer.self)
         clientCost.append((ContinuousClock.now - started).milliseconds)
+        if let echoAcross {
+            started = ContinuousClock.now
+            _ = try await echoAcross.call("extension.call", params, as: CallAnswer.self)
+            clientCostAcross.append((ContinuousClock.now - started).milliseconds)
+        }
     }
     let cpuPerCall = Double(cpuNanoseconds(of: daemonPID) - cpuBefore) / Double(max(calls, 1)) / 1000
     await runner.stop()
-    return (inProcess, throughDaemon, clientCost, cpuPerCall)
+    return (inProcess, throughDaemon, clientCost, clientCostAcross, cpuPerCall)
 }
 
 /// The C extension (Benchmarks/CStatusExt, no runtime) in a bundle of its own.

@@ -1,9 +1,10 @@
 // Daemon benchmarks (scripts/bench-daemon): every figure beside a baseline measured in the same
 // run, with the ratio. 100 warm issuers: Wallet's discovery through the daemon against the same
 // discovery cold in process; a warm call through the daemon, less the client's own cost (the
-// same client against a server that answers the same line at once), against the same warm call
-// in process, and the daemon's CPU per warm call; `device.get` against that server; the daemon's RSS with 100 warm extensions
-// against an idle daemon's; threads and memory with 2,000 and 10,000 idle clients; another
+// same client against a server process that answers the same line at once), against the same
+// warm call in process, and the daemon's CPU per warm call; `device.get` against that server;
+// the daemon's RSS with 100 warm extensions against an idle daemon's; its idle CPU, and
+// discovery, without control groups against the same with them; threads and memory with 2,000 and 10,000 idle clients; another
 // client's `host.status` while one client pipelines 20,000 requests, against the same with no
 // flood; 8 concurrent add-card clients against 8 Python issuers through the daemon against 8
 // in-process add-card commands at once. `--only clients,fairness,issuers,addcard` picks sections.
@@ -24,6 +25,9 @@ struct Options {
     var minimal = ""
     /// Benchmarks/CStatusExt, built by scripts/bench-daemon (empty: the SDK extension only).
     var cExtension = ""
+    /// Benchmarks/CannedAnswerServer, built by scripts/bench-daemon (empty: the client's own
+    /// cost from a thread of the bench's process only).
+    var cannedServer = ""
     var issuers = 100
     var discoveries = 30
     var calls = 3000
@@ -43,6 +47,7 @@ struct Options {
             case "--bundles": bundles = arguments.next() ?? ""
             case "--minimal": minimal = arguments.next() ?? ""
             case "--c-extension": cExtension = arguments.next() ?? ""
+            case "--canned-server": cannedServer = arguments.next() ?? ""
             case "--issuers": issuers = Int(arguments.next() ?? "") ?? issuers
             case "--discoveries": discoveries = Int(arguments.next() ?? "") ?? discoveries
             case "--calls": calls = Int(arguments.next() ?? "") ?? calls
@@ -134,10 +139,34 @@ func makeIssuers(_ count: Int, in directory: URL, state: URL) throws {
             .write(to: appex.appendingPathComponent("Info.plist"))
         try FileManager.default.copyItem(atPath: options.minimal, toPath: appex.appendingPathComponent("MinimalStatusExt").path)
     }
+    try openIssuers(count, state: state)
+}
+
+/// Records the `count` issuer apps as opened once on the device of `state` (Wallet lists them).
+func openIssuers(_ count: Int, state: URL) throws {
     let device = SimulatedDevice(state: StateDirectory(url: state))
     try device.updateSettings { settings in
         settings.launchedApps = (0..<count).map { String(format: "com.example.bench.issuer%03d", $0) }
     }
+}
+
+/// Starts the daemon's keep-warm and waits until every one of `count` extensions runs.
+/// - Returns: how long that took, in milliseconds.
+func waitUntilWarm(_ daemon: Daemon, count: Int) async throws -> Double {
+    let started = ContinuousClock.now
+    while try await daemon.call("processes.list", as: DaemonAPI.Processes.self).processes.filter({ $0.pid != nil }).count < count {
+        try await Task.sleep(for: .milliseconds(50))
+        if ContinuousClock.now - started > .seconds(120) { throw DaemonError("not every issuer got warm") }
+    }
+    return milliseconds(ContinuousClock.now - started)
+}
+
+/// The CPU `pid` uses with nothing to do, in milliseconds a second, over `seconds`.
+func idleCPUMillisecondsPerSecond(_ pid: Int32, seconds: Int = 3) async throws -> Double {
+    try await Task.sleep(for: .milliseconds(500))
+    let before = cpuNanoseconds(of: pid)
+    try await Task.sleep(for: .seconds(seconds))
+    return Double(cpuNanoseconds(of: pid) - before) / 1e6 / Double(seconds)
 }
 
 if options.runs("issuers") {
@@ -172,12 +201,7 @@ if options.runs("issuers") {
     }
 
     let daemon = try Daemon(apps: apps100, state: state100, arguments: ["--keep-warm"])
-    let warmStarted = ContinuousClock.now
-    while try await daemon.call("processes.list", as: DaemonAPI.Processes.self).processes.filter({ $0.pid != nil }).count < options.issuers {
-        try await Task.sleep(for: .milliseconds(50))
-        if ContinuousClock.now - warmStarted > .seconds(120) { throw DaemonError("not every issuer got warm") }
-    }
-    let warmUp = milliseconds(ContinuousClock.now - warmStarted)
+    let warmUp = try await waitUntilWarm(daemon, count: options.issuers)
     let daemonPID = daemon.process.processIdentifier
     let rssWarm = residentBytes(daemonPID)
 
@@ -207,6 +231,7 @@ if options.runs("issuers") {
     line("  \(options.issuers) warm extensions: \(format(Double(rssWarm) / 1_048_576, 1)) MB after warm-up, \(format(Double(rssAfter) / 1_048_576, 1)) MB after \(options.discoveries) discoveries (ratio \(format(Double(rssAfter) / Double(max(idleRSS, 1)), 2))x; target <= 30 MB: \(rssAfter <= 30 << 20 ? "met" : "MISSED"))")
     line("  of which anonymous (RssAnon, the daemon's own): idle \(format(Double(idleAnonymous) / 1_048_576, 1)) MB, with \(options.issuers) warm extensions \(format(Double(anonymousAfter) / 1_048_576, 1)) MB")
     line("")
+    let idleCPUWithGroups = try await idleCPUMillisecondsPerSecond(daemonPID)
 
     // Warm call: the same extension warm in process and through the daemon, less the client's
     // own cost. The C extension (no runtime) is the issue's figure; the SDK's minimal one beside it.
@@ -226,31 +251,48 @@ if options.runs("issuers") {
     }
     defer { busyPolling?.stop() }
     for (label, appex, target) in extensions {
-        let (inProcess, throughDaemon, clientCost, daemonCPU) = try await warmStatusCalls(appex: appex, socket: target.socket,
-                                                                                          daemonPID: target.process.processIdentifier,
-                                                                                          calls: options.calls, work: work)
+        let measured = try await warmStatusCalls(appex: appex, socket: target.socket, daemonPID: target.process.processIdentifier,
+                                                 calls: options.calls, work: work,
+                                                 cannedServer: options.cannedServer.isEmpty ? nil : options.cannedServer)
+        let (inProcess, throughDaemon, daemonCPU) = (measured.inProcess, measured.throughDaemon, measured.daemonCPUMicroseconds)
         let inP50 = percentile(inProcess, 0.5) * 1000
         let daemonP50 = percentile(throughDaemon, 0.5) * 1000
-        let costP50 = percentile(clientCost, 0.5) * 1000
+        let sameProcessCostP50 = percentile(measured.clientCost, 0.5) * 1000
+        // The baseline: a server process, as the daemon is (a thread of the bench's own process without the C server).
+        let costP50 = measured.clientCostAcross.isEmpty ? sameProcessCostP50 : percentile(measured.clientCostAcross, 0.5) * 1000
         let added = daemonP50 - costP50 - inP50
         line("== warm status call, \(label), \(options.calls) each, interleaved")
         line("  in process (baseline):      p50 \(format(inP50, 1)) us, p90 \(format(percentile(inProcess, 0.9) * 1000, 1)) us")
-        line("  the client's own cost:      p50 \(format(costP50, 1)) us (the same request and answer, a server that answers at once)")
+        if measured.clientCostAcross.isEmpty {
+            line("  the client's own cost:      p50 \(format(costP50, 1)) us (the same request and answer, a server thread that answers at once)")
+        } else {
+            line("  the client's own cost:      p50 \(format(costP50, 1)) us (the same request and answer, a server process that answers at once; "
+                 + "from a thread of the client's own process: p50 \(format(sameProcessCostP50, 1)) us)")
+        }
         line("  through the daemon:         p50 \(format(daemonP50, 1)) us, p90 \(format(percentile(throughDaemon, 0.9) * 1000, 1)) us (client -> socket -> daemon -> extension and back)")
         line("  added by the daemon: \(format(daemonP50, 1)) - \(format(costP50, 1)) - \(format(inP50, 1)) = \(added >= 0 ? "+" : "")\(format(added, 1)) us; target <= +50 us: \(added <= 50 ? "met" : "MISSED")")
         line("  the daemon's CPU per call:  \(format(daemonCPU, 1)) us (all its threads; a thread's wake-up included)")
     }
     // A request the daemon answers without an extension, beside the client's own cost for it.
-    let cannedDevice = try CannedAnswerServer(answer: rawAnswer(socket: daemon.socket, method: "device.get", params: .object([:])),
-                                              directory: work)
+    let deviceAnswer = try rawAnswer(socket: daemon.socket, method: "device.get", params: .object([:]))
+    let cannedDevice = try CannedAnswerServer(answer: deviceAnswer, directory: work)
     let deviceEchoClient = try DaemonClient(connectingTo: cannedDevice.socketPath)
+    let cannedDeviceProcess = try options.cannedServer.isEmpty ? nil
+        : CannedAnswerProcess(executable: options.cannedServer, answer: deviceAnswer, directory: work)
+    let deviceEchoAcrossClient = try cannedDeviceProcess.map { try DaemonClient(connectingTo: $0.socketPath) }
     var deviceEcho: [Double] = []
+    var deviceEchoAcross: [Double] = []
     var unknownMethod: [Double] = []
     var deviceGet: [Double] = []
     for _ in 0..<options.calls {
         var started = ContinuousClock.now
         _ = try await deviceEchoClient.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
         deviceEcho.append(milliseconds(ContinuousClock.now - started))
+        if let deviceEchoAcrossClient {
+            started = ContinuousClock.now
+            _ = try await deviceEchoAcrossClient.call("device.get", JSONValue.object([:]), as: DeviceSettings.self)
+            deviceEchoAcross.append(milliseconds(ContinuousClock.now - started))
+        }
         started = ContinuousClock.now
         _ = try? await client.call("no.such.method", JSONValue.object([:]), as: JSONValue.self)
         unknownMethod.append(milliseconds(ContinuousClock.now - started))
@@ -259,12 +301,39 @@ if options.runs("issuers") {
         deviceGet.append(milliseconds(ContinuousClock.now - started))
     }
     let deviceP50 = percentile(deviceGet, 0.5) * 1000
-    let deviceEchoP50 = percentile(deviceEcho, 0.5) * 1000
+    let sameProcessEchoP50 = percentile(deviceEcho, 0.5) * 1000
+    let deviceEchoP50 = deviceEchoAcross.isEmpty ? sameProcessEchoP50 : percentile(deviceEchoAcross, 0.5) * 1000
     line("== a request the daemon answers without an extension, \(options.calls) each")
-    line("  device.get's answer from a server that answers at once (baseline): p50 \(format(deviceEchoP50, 1)) us")
+    if deviceEchoAcross.isEmpty {
+        line("  device.get's answer from a server thread that answers at once (baseline): p50 \(format(deviceEchoP50, 1)) us")
+    } else {
+        line("  device.get's answer from a server process that answers at once (baseline): p50 \(format(deviceEchoP50, 1)) us "
+             + "(from a thread of the client's own process: p50 \(format(sameProcessEchoP50, 1)) us)")
+    }
     line("  device.get through the daemon: p50 \(format(deviceP50, 1)) us (\(format(deviceP50 / deviceEchoP50, 2))x; target <= 2x: \(deviceP50 <= 2 * deviceEchoP50 ? "met" : "MISSED")); an unknown method p50 \(format(percentile(unknownMethod, 0.5) * 1000, 1)) us")
     line("")
     daemon.stop()
+
+    // The same 100 issuers without control groups (a host that is not root, or one with cgroup
+    // v2 only): the reactor counts each extension's processes one by one.
+    let stateNoGroups = work.appendingPathComponent("state-100-no-control-groups")
+    try openIssuers(options.issuers, state: stateNoGroups)
+    let noGroups = try Daemon(apps: apps100, state: stateNoGroups, arguments: ["--keep-warm", "--control-groups", "off"])
+    defer { noGroups.stop() }
+    _ = try await waitUntilWarm(noGroups, count: options.issuers)
+    let noGroupsClient = try noGroups.client()
+    var noGroupsDiscovery: [Double] = []
+    for _ in 0..<options.discoveries {
+        let started = ContinuousClock.now
+        _ = try await noGroupsClient.call("wallet.discover", JSONValue.object(["device": .string("iphone")]), as: DaemonAPI.Discovered.self)
+        noGroupsDiscovery.append(milliseconds(ContinuousClock.now - started))
+    }
+    let idleCPUNoGroups = try await idleCPUMillisecondsPerSecond(noGroups.process.processIdentifier)
+    line("== \(options.issuers) warm issuers without control groups (each extension's processes counted one by one)")
+    line("  idle daemon's CPU: \(format(idleCPUNoGroups, 1)) ms a second (with control groups, above: \(format(idleCPUWithGroups, 1)) ms a second)")
+    line("  discovery p50 \(format(percentile(noGroupsDiscovery, 0.5))) ms at the client, p90 \(format(percentile(noGroupsDiscovery, 0.9))) ms "
+         + "(with control groups \(format(percentile(discoverClient, 0.5))) ms); target p50 <= 20 ms: \(percentile(noGroupsDiscovery, 0.5) <= 20 ? "met" : "MISSED")")
+    line("")
 }
 
 // MARK: 3. Idle clients: threads and memory
