@@ -11,6 +11,7 @@
 // wake.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +64,15 @@ int main(int argc, char **argv) {
         fprintf(stderr, "canned_answer_server: cannot read %s: %s\n", argv[2], strerror(errno));
         return 1;
     }
-    static char answer[1 << 20];
+    // Room for one answer (and its id) in serve's output buffer.
+    static char answer[(1 << 20) - 64];
     size_t length = fread(answer, 1, sizeof answer, file);
+    int longer = fgetc(file) != EOF;
     fclose(file);
+    if (longer) {
+        fprintf(stderr, "canned_answer_server: %s is longer than %zu bytes\n", argv[2], sizeof answer);
+        return 1;
+    }
     const char *prefix = "{\"id\":1";
     if (length < strlen(prefix) + 1 || strncmp(answer, prefix, strlen(prefix)) != 0 || answer[length - 1] != '\n') {
         fprintf(stderr, "canned_answer_server: %s is not one answer line to request id 1\n", argv[2]);
@@ -86,6 +93,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "canned_answer_server: cannot listen on %s: %s\n", argv[1], strerror(errno));
         return 1;
     }
+    // A client that leaves before its answers are written ends that connection, not the server.
+    signal(SIGPIPE, SIG_IGN);
     for (;;) {
         int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (client < 0) {

@@ -81,6 +81,8 @@ final class CannedAnswerProcess {
     }
 
     deinit {
+        // Not started (its init threw): pid 0 would be this process group.
+        guard process.processIdentifier > 0 else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         unlink(socketPath)

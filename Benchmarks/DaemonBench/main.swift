@@ -330,9 +330,9 @@ if options.runs("issuers") {
     }
     let idleCPUNoGroups = try await idleCPUMillisecondsPerSecond(noGroups.process.processIdentifier)
     line("== \(options.issuers) warm issuers without control groups (each extension's processes counted one by one)")
-    line("  idle daemon's CPU: \(format(idleCPUNoGroups, 1)) ms a second (with control groups, above: \(format(idleCPUWithGroups, 1)) ms a second)")
+    line("  idle daemon's CPU: \(format(idleCPUNoGroups, 1)) ms a second (with --control-groups auto, above: \(format(idleCPUWithGroups, 1)) ms a second)")
     line("  discovery p50 \(format(percentile(noGroupsDiscovery, 0.5))) ms at the client, p90 \(format(percentile(noGroupsDiscovery, 0.9))) ms "
-         + "(with control groups \(format(percentile(discoverClient, 0.5))) ms); target p50 <= 20 ms: \(percentile(noGroupsDiscovery, 0.5) <= 20 ? "met" : "MISSED")")
+         + "(with --control-groups auto \(format(percentile(discoverClient, 0.5))) ms); target p50 <= 20 ms: \(percentile(noGroupsDiscovery, 0.5) <= 20 ? "met" : "MISSED")")
     line("")
 }
 

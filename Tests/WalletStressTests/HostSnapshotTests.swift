@@ -16,14 +16,14 @@ struct HostSnapshotTests {
             close(ends[1])
         }
         let after = HostSnapshot.now()
-        #expect(after.fileDescriptors == before.fileDescriptors + 2)
+        // Other tests may open and close descriptors meanwhile: only the pipe's two are sure.
         let named = after.newDescriptors(since: before)
-        #expect(named.count == 2, "\(named)")
         for fd in ends {
             #expect(named.contains { $0.hasPrefix("fd \(fd): pipe:[") }, "\(named)")
         }
-        // The snapshot's own listing descriptor is not counted, nor named.
-        #expect(HostSnapshot.now().newDescriptors(since: after) == [])
+        // The snapshot's own listing descriptor is not named: it is closed when the links are read.
+        let listing = named.filter { $0.contains("/proc/") && $0.hasSuffix("/fd") }
+        #expect(listing.isEmpty, "\(listing)")
     }
 
     @Test func theReportSaysWhatWasLeftOpenAndTheJSONListsIt() throws {

@@ -17,11 +17,16 @@ import Glibc
 /// (``periodicSample(fullCountAge:limitBytes:)``).
 final class ExtensionFootprint: Sendable {
     /// Without a control group: the oldest full count a sample during calls builds on. Growth in
-    /// the extension's own process is seen at the sampling rate; in its other processes, within this.
+    /// the extension's own process is seen at the sampling rate; in its other processes and its
+    /// `/tmp`, within this.
     static let fullCountAgeDuringCalls: Duration = .milliseconds(100)
+
     /// The same while no call is in flight (an idle extension is sampled every 100 ms): 100 idle
-    /// extensions counted in full at every sample cost the daemon a tenth of a core.
-    static let fullCountAgeIdle: Duration = .seconds(1)
+    /// extensions counted in full at every sample cost the daemon a tenth of a core. A second,
+    /// and up to half a second more by the pid: idle samples fall on a grid shared by every
+    /// process, and the full counts (about 100 µs each) are spread over its ticks rather than
+    /// made all in one.
+    var fullCountAgeIdle: Duration { .seconds(1) + .milliseconds(50) * Int(pid % 10) }
 
     /// A sample's total, and whether it is an estimate: the extension's own footprint now plus
     /// the rest as the last full count found it.

@@ -96,7 +96,10 @@ extension ProcessSupervisor {
             delegate.supervisorTimersDue(self, now: after)
         }
         let callsInFlight = process.loop.callsInFlight
-        let interval = callsInFlight ? context.sampleInterval : max(idleSampleInterval, context.sampleInterval)
+        // Idle turns come on the shared grid's ticks, a little late or early by their place in
+        // the batch: half a poll's slack keeps an idle sample on every other tick (100 ms).
+        let interval = callsInFlight ? context.sampleInterval
+            : max(idleSampleInterval, context.sampleInterval) - idlePollInterval / 2
         if ready.contains(.memoryEvents) {
             // Usage crossed the watch threshold, or the OOM killer acted: sample on the
             // timer again (the next sample reads which side of the threshold usage is on).
@@ -109,7 +112,8 @@ extension ProcessSupervisor {
             process.loop.lastOutOfMemoryCheck = after
             // Only samples taken during calls count toward their peaks.
             sampleFootprint(delegate: callsInFlight ? delegate : nil,
-                            fullCountAge: callsInFlight ? ExtensionFootprint.fullCountAgeDuringCalls : ExtensionFootprint.fullCountAgeIdle)
+                            fullCountAge: callsInFlight ? ExtensionFootprint.fullCountAgeDuringCalls
+                                : footprint.fullCountAgeIdle)
             process.loop.lastSampleCost = .now - after
             if memoryEvents >= 0, let group = context.controlGroup {
                 process.loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
