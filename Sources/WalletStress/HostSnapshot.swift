@@ -17,6 +17,7 @@ public struct HostSnapshot: Sendable, Equatable, Codable {
         case fileDescriptors, threads, rssBytes, zombies
     }
 
+    /// A snapshot of the given figures (``now()`` reads the process's own).
     public init(fileDescriptors: Int, threads: Int, rssBytes: Int, zombies: Int, descriptorTargets: [Int32: String] = [:]) {
         self.fileDescriptors = fileDescriptors
         self.threads = threads

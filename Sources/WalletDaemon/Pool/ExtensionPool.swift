@@ -166,7 +166,6 @@ public actor ExtensionPool {
         return summary
     }
 
-    /// Launches every kept-warm extension that has no process, concurrently.
     /// Launches every kept-warm extension that is not running, at most ``launchesAtOnce`` at a
     /// time: 100 handshakes under way at once left their memory as holes in the heap between
     /// the runners' long-lived objects (about 0.4 MB of the daemon's RSS), and took no less time.
