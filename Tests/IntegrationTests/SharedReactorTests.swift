@@ -61,15 +61,9 @@ struct SharedReactorTests {
             return
         }
         defer { Task { await flooding.stop() } }
-        let (runner, _, _) = try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) {
-            // Wallet's own deadline: a reactor held up by the flood's turns misses it.
-            $0.deadlineOverrides[WireMethod.status] = .milliseconds(100)
-        }
+        // Wallet's own deadline: a reactor held up by the flood's turns misses it.
+        guard let runner = try await Self.warmTestHelper(statusDeadline: .milliseconds(100)) else { return }
         defer { Task { await runner.stop() } }
-        guard case .success = await runner.prewarm() else {
-            Issue.record("the test helper did not start")
-            return
-        }
         let floodSeen = ContinuousClock.now + .seconds(5)
         while flooder.processesWithToken.isEmpty, ContinuousClock.now < floodSeen { try await Task.sleep(for: .milliseconds(10)) }
         // On fd 4 the flood is a stream of protocol violations: the host may have ended the
@@ -136,14 +130,8 @@ struct SharedReactorTests {
         }
         defer { Task { await largeRunner.stop() } }
         // A generous deadline: a failure is a real one; the calls' own times tell the rest.
-        let (runner, _, _) = try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) {
-            $0.deadlineOverrides[WireMethod.status] = .seconds(1)
-        }
+        guard let runner = try await Self.warmTestHelper(statusDeadline: .seconds(1)) else { return }
         defer { Task { await runner.stop() } }
-        guard case .success = await runner.prewarm() else {
-            Issue.record("the test helper did not start")
-            return
-        }
         let largePID = try #require(largeRunner.pid)
         var sawDecodingThread = false
         // Large answers one after another, while the other extension is called back to back.
@@ -209,6 +197,19 @@ struct SharedReactorTests {
     }
 
     /// The names of this process's threads (`/proc/self/task/*/comm`).
+    /// The test helper, warm, with `status`'s deadline set; nil (and an issue recorded) when it did not start.
+    static func warmTestHelper(statusDeadline: Duration) async throws -> ExtensionRunner? {
+        let (runner, _, _) = try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) {
+            $0.deadlineOverrides[WireMethod.status] = statusDeadline
+        }
+        guard case .success = await runner.prewarm() else {
+            Issue.record("the test helper did not start")
+            await runner.stop()
+            return nil
+        }
+        return runner
+    }
+
     static func threadNames() -> [String] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.compactMap { task in

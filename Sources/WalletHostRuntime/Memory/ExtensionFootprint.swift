@@ -92,16 +92,18 @@ final class ExtensionFootprint: Sendable {
     /// An estimate over `limitBytes` is counted again in full: the other processes may have
     /// shrunk or gone since, and what the host kills for is never an estimate.
     func periodicSample(fullCountAge: Duration, limitBytes: Int) -> Sample? {
-        guard controlGroup == nil, let estimate = estimate(maxAge: fullCountAge) else {
-            return sample().map { Sample(bytes: $0, estimated: false) }
-        }
-        guard estimate.estimated && estimate.bytes > limitBytes else { return estimate }
-        return sample().map { Sample(bytes: $0, estimated: false) }
+        let sampled = controlGroup == nil ? estimate(maxAge: fullCountAge) : fullSample()
+        guard let sampled, sampled.estimated && sampled.bytes > limitBytes else { return sampled }
+        return fullSample()
+    }
+
+    private func fullSample() -> Sample? {
+        sample().map { Sample(bytes: $0, estimated: false) }
     }
 
     private func estimate(maxAge: Duration) -> Sample? {
         guard let last = lastFull.withLock({ $0 }), ContinuousClock.now - last.at <= maxAge,
-              let own = ownFootprint.sample() else { return sample().map { Sample(bytes: $0, estimated: false) } }
+              let own = ownFootprint.sample() else { return fullSample() }
         return Sample(bytes: own + max(0, last.total - last.own), estimated: true)
     }
 
