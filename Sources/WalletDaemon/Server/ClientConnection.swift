@@ -210,8 +210,9 @@ public final class ClientConnection: Sendable {
 
     /// What one read found.
     enum ReadResult {
-        /// Lines (maybe none) were added to those waiting.
-        case read
+        /// Lines (maybe none) were added to those waiting; the socket still holds the bytes
+        /// read, until ``consume(_:into:)``.
+        case read(bytes: Int)
         /// Nothing to read now.
         case wouldBlock
         /// The client closed its end, or the socket failed.
@@ -219,8 +220,11 @@ public final class ClientConnection: Sendable {
     }
 
     /// Reads what the socket holds, up to `buffer`'s size, and frames it into waiting lines.
+    /// The bytes are peeked, not taken: taking them wakes the client's thread waiting for the
+    /// answer (the kernel tells a writer there is room again), which the loop does after it
+    /// has handed the lines out (``consume(_:into:)``), not before.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let count = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+        let count = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_PEEK)) }
         if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .wouldBlock }
         if count <= 0 { return .ended }
         state.withLock { state in
@@ -231,7 +235,19 @@ public final class ClientConnection: Sendable {
                 }
             }
         }
-        return .read
+        return .read(bytes: count)
+    }
+
+    /// Takes the `count` bytes ``read(into:)`` peeked off the socket (nobody else reads it, so
+    /// they are still first in it). - Returns: false when the socket failed.
+    func consume(_ count: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var left = count
+        while left > 0 {
+            let taken = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, min(left, buffer.count), Int32(MSG_DONTWAIT)) }
+            guard taken > 0 else { return false }
+            left -= taken
+        }
+        return true
     }
 
     /// The next waiting line, when the client has a free slot (it then counts as in flight

@@ -196,8 +196,13 @@ final class ClientLoop: Sendable {
                         release(connection)
                         releasedSinceTrim += 1
                         continue
-                    case .read:
+                    case .read(let bytes):
                         serveWaiting(connection, budget: &budget)
+                        if !connection.consume(bytes, into: buffer) {
+                            release(connection)
+                            releasedSinceTrim += 1
+                            continue
+                        }
                     case .wouldBlock:
                         break
                     }
