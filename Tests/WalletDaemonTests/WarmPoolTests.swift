@@ -81,6 +81,50 @@ struct WarmPoolTests {
         #expect(apps2.apps.isEmpty)
     }
 
+    /// Warm calls take the apps directory's watch's word that the bundle was not rebuilt; a call
+    /// made at once after a rebuild, before the watch's reload, still gets the new build. Two
+    /// rebuilds: Info.plist's time set through a hard link outside the bundle (which only a watch
+    /// on the file itself sees; first, while the watch has seen no change since the daemon
+    /// started, so that the calls before it surely took its word), then the executable replaced
+    /// by a rename.
+    @Test func aCallRightAfterARebuildRunsTheNewBuild() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--keep-warm"]).waitUntilServing()
+        try await waitFor("warm") { try await daemon.process(Self.helper)?.pid != nil }
+        let client = try DaemonClient(connectingTo: daemon.socketPath)
+        let params = JSONValue.object(["appex": .string(appex.path), "method": .string("status")])
+        func callPID() async throws -> Int32? {
+            let answer = try await client.call("extension.call", params)
+            #expect(answer["succeeded"] == .bool(true), "\(answer)")
+            guard case .integer(let pid)? = answer["report"]?["pid"] else { return nil }
+            return Int32(pid)
+        }
+        let elsewhere = try TemporaryDirectory(prefix: "wallet-host-link").url.appendingPathComponent("Info.plist")
+        let rebuilds: [(String, () throws -> Void)] = [
+            ("Info.plist touched through a hard link", {
+                #expect(link(appex.appendingPathComponent("Info.plist").path, elsewhere.path) == 0)
+                var times = [timespec(tv_sec: time(nil) + 60, tv_nsec: 0), timespec(tv_sec: time(nil) + 60, tv_nsec: 0)]
+                #expect(utimensat(AT_FDCWD, elsewhere.path, &times, 0) == 0)
+            }),
+            ("executable renamed over", {
+                let executable = appex.appendingPathComponent("TestHelperExt")
+                let rebuilt = appex.appendingPathComponent(".TestHelperExt.new")
+                try FileManager.default.copyItem(at: executable, to: rebuilt)
+                #expect(rename(rebuilt.path, executable.path) == 0)
+            }),
+        ]
+        for (rebuild, change) in rebuilds {
+            // The first call looks at the files; the second takes the watch's word.
+            let before = try #require(try await callPID())
+            #expect(try await callPID() == before)
+            try change()
+            let after = try #require(try await callPID())
+            #expect(after != before, "\(rebuild): the call right after it ran the old build (pid \(before))")
+            try await waitFor("\(rebuild): the old process stopped") { !processExists(before) }
+        }
+    }
+
     @Test func aReloadLetsACallInFlightOnTheOldProcessFinish() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex")

@@ -47,7 +47,12 @@ public actor ExtensionPool {
         var bundle: ExtensionBundle
         /// What the fingerprint reads, so that a call looks at the disk and nothing else.
         var files: BundleFingerprint.Files
+        /// The ``BundleWatch`` token taken before the fingerprint was last found unchanged on
+        /// disk: while the watch sees no change since, calls do not look at the disk.
+        var unchangedSince: Int?
     }
+    /// The apps directory's watch, once the server has one (``trust(_:)``).
+    private nonisolated let bundleWatch = Mutex<BundleWatch?>(nil)
     /// Runners replaced by a reload, stopping once idle.
     private var retiring: [ObjectIdentifier: Task<Void, Never>] = [:]
     public private(set) var installed: InstalledApps
@@ -86,14 +91,32 @@ public actor ExtensionPool {
         return try runner(for: bundle)
     }
 
+    /// Lets calls take the apps directory's watch's word that a bundle under it was not rebuilt
+    /// instead of looking at its files (``knownRunner(forAppex:)``).
+    public nonisolated func trust(_ watch: BundleWatch) {
+        bundleWatch.withLock { $0 = watch }
+    }
+
     /// The runner the pool already has for an `.appex` path, read without entering the actor,
-    /// when the bundle on disk is still the build it runs (two `lstat`s); nil otherwise, and
-    /// ``runner(forAppex:)`` then loads, replaces or makes one.
+    /// when the bundle on disk is still the build it runs; nil otherwise, and
+    /// ``runner(forAppex:)`` then loads, replaces or makes one. Whether it is: the apps
+    /// directory's watch saw no change since the files were last looked at (one `ioctl`), or
+    /// else two `lstat`s.
     /// - Parameter path: the path as the client gave it (made absolute and standardized like a
     ///   `URL`'s unless it already is).
     public nonisolated func knownRunner(forAppex path: String) -> ExtensionRunner? {
         let key = StandardPath.isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let entry = published.withLock({ $0[key] }), entry.fingerprint == BundleFingerprint(entry.files) else { return nil }
+        guard let entry = published.withLock({ $0[key] }) else { return nil }
+        let watch = bundleWatch.withLock { $0 }
+        if let watch, let token = entry.unchangedSince, watch.isUnchanged(since: token) { return entry.runner }
+        // Taken before the files are looked at: a change after it shows in the watch.
+        let token = watch?.token(forAppex: key, files: entry.files)
+        guard entry.fingerprint == BundleFingerprint(entry.files) else { return nil }
+        if let token {
+            published.withLock { published in
+                if published[key]?.runner === entry.runner { published[key]?.unchangedSince = token }
+            }
+        }
         return entry.runner
     }
 

@@ -1,4 +1,6 @@
+import CWalletPoll
 import Foundation
+import Synchronization
 import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
@@ -9,53 +11,93 @@ import Glibc
 /// replaced) or removed is noticed. Bursts of events (a copy writes many files) are gathered
 /// until 100 ms pass quietly (300 ms at most), then `onChange` runs once; the watch list is
 /// renewed before it and after it, since the change may have added directories.
+///
+/// Its ``bundleWatch`` tells the extension pool which bundles it covers and whether anything
+/// changed, so that warm calls need not look at the disk.
 public final class AppsWatcher: Sendable {
     public let directory: URL
-    private let fd: Int32
+    /// What this watch vouches for (``ExtensionPool/trust(_:)``); it owns the inotify descriptor.
+    public let bundleWatch: BundleWatch
+    private var fd: Int32 { bundleWatch.descriptor }
+    /// Signalled by ``stop()``.
+    private let stopSignal: Int32
     private let onChange: @Sendable () async -> Void
+    private let stopRequested = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
 
     /// - Throws: ``DaemonError`` when inotify cannot be used.
     public init(directory: URL, onChange: @escaping @Sendable () async -> Void) throws {
         self.directory = directory
         self.onChange = onChange
-        fd = inotify_init1(Int32(IN_CLOEXEC))
-        guard fd >= 0 else { throw DaemonError("cannot watch \(directory.path): inotify: \(DaemonError.reason())") }
+        guard let watch = BundleWatch() else { throw DaemonError("cannot watch \(directory.path): inotify: \(DaemonError.reason())") }
+        bundleWatch = watch
+        stopSignal = wh_poll_wakeup_create()
+        guard stopSignal >= 0 else { throw DaemonError("cannot watch \(directory.path): eventfd: \(DaemonError.reason())") }
         addWatches()
         let failure = DetachedThread.start(name: "wh-apps-watch", stackBytes: 256 << 10) { [self] in run() }
         guard failure == 0 else {
-            close(fd)
+            close(stopSignal)
             throw DaemonError("cannot watch \(directory.path): no thread: \(String(cString: strerror(failure)))")
         }
     }
 
-    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
+    /// Ends the watch: no more reloads, and the bundle watch vouches for nothing from now on.
+    /// Returns once the thread is done (after a reload under way).
+    public func stop() {
+        guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
+        wh_poll_wakeup_signal(stopSignal)
+        stopped.wait()
+    }
+
+    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB
                                       | IN_DELETE_SELF | IN_MOVE_SELF)
 
+    /// Watches the apps directory, each `.app`, its `PlugIns` and each `.appex`, and tells
+    /// ``bundleWatch`` which `.appex` folders are watched with every folder above them.
     private func addWatches() {
-        var paths = [directory.path]
+        // Adding a watch that exists renews it; one on a path that is gone fails harmlessly.
+        func watch(_ path: String) -> Bool { inotify_add_watch(fd, path, Self.mask) >= 0 }
+        let root = directory.standardizedFileURL.path
+        var covered: Set<String> = []
+        let rootWatched = watch(root)
         let manager = FileManager.default
-        for app in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] where app.hasSuffix(".app") {
-            let appPath = directory.appendingPathComponent(app).path
-            paths.append(appPath)
+        for app in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where app.hasSuffix(".app") {
+            let appPath = root + "/" + app
             let plugIns = appPath + "/PlugIns"
-            paths.append(plugIns)
+            let appWatched = watch(appPath)
+            let plugInsWatched = watch(plugIns)
             for appex in (try? manager.contentsOfDirectory(atPath: plugIns)) ?? [] where appex.hasSuffix(".appex") {
-                paths.append(plugIns + "/" + appex)
+                let appexPath = plugIns + "/" + appex
+                if watch(appexPath) && rootWatched && appWatched && plugInsWatched { covered.insert(appexPath) }
             }
         }
-        // Adding a watch that exists renews it; one on a path that is gone fails harmlessly.
-        for path in paths { _ = inotify_add_watch(fd, path, Self.mask) }
+        bundleWatch.cover(covered)
     }
 
     private func run() {
+        defer {
+            bundleWatch.changeBegins()
+            close(stopSignal)
+            stopped.signal()
+        }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            guard waitReadable(timeoutMilliseconds: -1) else { continue }
+            switch wait(timeoutMilliseconds: -1) {
+            case .stop: return
+            case .timeout: continue
+            case .events: break
+            }
+            // Counted before the events are read: see BundleWatch.
+            bundleWatch.changeBegins()
             drain(&buffer)
             // Gather the burst.
             let give = ContinuousClock.now + .milliseconds(300)
-            while ContinuousClock.now < give, waitReadable(timeoutMilliseconds: 100) {
-                drain(&buffer)
+            gathering: while ContinuousClock.now < give {
+                switch wait(timeoutMilliseconds: 100) {
+                case .stop: return
+                case .timeout: break gathering
+                case .events: drain(&buffer)
+                }
             }
             // Watch what the change added before rescanning: a change made between the event and
             // the new watch is then seen by this rescan, and any later one raises an event.
@@ -68,12 +110,16 @@ public final class AppsWatcher: Sendable {
             }
             done.wait()
             addWatches()
+            bundleWatch.changeSettled()
         }
     }
 
-    private func waitReadable(timeoutMilliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, timeoutMilliseconds) > 0
+    private enum Wait { case events, timeout, stop }
+
+    private func wait(timeoutMilliseconds: Int32) -> Wait {
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0)]
+        guard poll(&descriptors, 2, timeoutMilliseconds) > 0 else { return .timeout }
+        return descriptors[1].revents != 0 ? .stop : .events
     }
 
     private func drain(_ buffer: inout [UInt8]) {

@@ -124,6 +124,7 @@ struct ServeCommand {
         WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
+        if let watcher { pool.trust(watcher.bundleWatch) }
         let sandboxMode = configuration.sandbox
         let signals = Self.handleSignals(shutdown: shutdown, reload: {
             if sandboxMode != .off { SandboxStatus.probe() }
