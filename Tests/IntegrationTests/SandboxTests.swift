@@ -102,7 +102,11 @@ struct SandboxTests {
     func forkBombIsBounded(mode: SandboxMode) async throws {
         let hostile = try HostileExtension(script: Self.forkBombScript)
         defer { hostile.cleanUp() }
-        let (runner, _) = hostile.runner(sandbox: mode) { $0.processLimitOverride = 24 }
+        // RLIMIT_NPROC counts every task of the user, so the limit leaves room for those of the
+        // unprivileged user that already run (another daemon's warm extensions, say): without
+        // it, 24 of them left the bomb's own launch no room.
+        let alreadyRunning = Self.tasks(ofUser: SandboxPlan.unprivilegedID)
+        let (runner, _) = hostile.runner(sandbox: mode) { $0.processLimitOverride = alreadyRunning + 24 }
         _ = await runner.prewarm()
         try await waitFor("the count written", timeout: .seconds(20)) { hostile.containerFile("forks") != nil }
         let forks = try #require(Int(hostile.containerFile("forks") ?? ""))
@@ -113,6 +117,21 @@ struct SandboxTests {
         } else {
             #expect(forks < 24)
             try await waitFor("every child gone", timeout: .seconds(5)) { hostile.processesRunningScript.isEmpty }
+        }
+    }
+
+    /// The tasks (threads included, as `RLIMIT_NPROC` counts them) that `uid` runs now.
+    static func tasks(ofUser uid: UInt32) -> Int {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.filter { $0.allSatisfy(\.isNumber) }.reduce(0) { count, pid in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return count }
+            let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (Substring, Substring)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (line[..<colon], line[line.index(after: colon)...])
+            }, uniquingKeysWith: { first, _ in first })
+            // "Uid:" lists the real, effective, saved and filesystem ids; the real one is counted.
+            guard fields["Uid"]?.split(whereSeparator: \.isWhitespace).first == Substring(String(uid)) else { return count }
+            return count + (fields["Threads"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1)
         }
     }
 
