@@ -63,6 +63,34 @@ struct CallBookTests {
         #expect(book.resolve(.number(999), cancelAcknowledgement: false).isUnknown, "an id never sent must be unknown")
     }
 
+    @Test("a repeated answer is a double completion however many calls came since; an answer to a hung or unsent call answers nothing")
+    func repeatsAreKnownWithoutRememberingAnswers() throws {
+        var book = Book()
+        _ = book.openGate(implemented: ["status"], now: start)
+        let first = try #require(admit(&book, "status", waiter: "a").sent?.id)
+        _ = book.resolve(first, cancelAcknowledgement: false)
+        // More answered calls than any window of remembered ids would hold.
+        for _ in 0..<3000 {
+            let id = try #require(admit(&book, "status", waiter: "n").sent?.id)
+            _ = book.resolve(id, cancelAcknowledgement: false)
+        }
+        #expect(book.resolve(first, cancelAcknowledgement: false).isDouble, "the first call's answer, 3,000 calls later")
+        #expect(book.resolve(.string("1"), cancelAcknowledgement: false).isUnknown, "the host gives out numbers only")
+        #expect(book.resolve(.number(0), cancelAcknowledgement: false).isUnknown)
+
+        // Hung: its deadline and the hang grace passed with no word.
+        let hung = try #require(admit(&book, "status", waiter: "h").sent?.id)
+        _ = book.expire(now: start + .milliseconds(100), hangGrace: .milliseconds(500))
+        #expect(book.expire(now: start + .milliseconds(600), hangGrace: .milliseconds(500)).hung.map(\.id) == [hung])
+        #expect(book.resolve(hung, cancelAcknowledgement: false).isUnknown, "a hung call's answer answers nothing the host still asks")
+
+        // Missed before it was written (queued behind a handshake that never completed).
+        var gated = Book()
+        let unsent = try #require(admit(&gated, "status", waiter: "u").queuedID)
+        #expect(gated.expire(now: start + .milliseconds(150), hangGrace: .seconds(1)).missed.map(\.id) == [unsent])
+        #expect(gated.resolve(unsent, cancelAcknowledgement: false).isUnknown, "the extension was never asked")
+    }
+
     @Test("ids are never reused, even when encoding a request fails")
     func idsAreNeverReused() throws {
         struct EncodeFailure: Error {}
