@@ -26,8 +26,10 @@ enum SandboxTemplates {
 
     private struct Cache {
         var entries: [String: Entry] = [:]
-        /// Plans launched once without a template: the second launch builds one.
-        var launchedOnce: Set<String> = []
+        /// Plans launched once without a template, as their keys' hashes (a key is a few hundred
+        /// bytes; 100 of them held 66 KB): the second launch builds one. Two plans of one hash
+        /// would only build the second one's template at its first launch.
+        var launchedOnce: Set<Int> = []
         var uses: UInt64 = 0
     }
 
@@ -53,7 +55,7 @@ enum SandboxTemplates {
                 }
                 close(entry.descriptor)
                 cache.entries[key] = nil
-            } else if cache.launchedOnce.insert(key).inserted {
+            } else if cache.launchedOnce.insert(key.hashValue).inserted {
                 return -1
             }
             var descriptor: Int32 = -1
