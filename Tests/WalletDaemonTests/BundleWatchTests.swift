@@ -20,8 +20,11 @@ struct BundleWatchTests {
         let watcher: AppsWatcher
         private let reloadCounter: Counter
 
-        init() throws {
-            apps = try TemporaryDirectory(prefix: "wallet-host-watch").url
+        /// - Parameter subpath: where the apps directory is in a fresh temporary folder ("" for
+        ///   the folder itself).
+        init(subpath: String = "") throws {
+            let base = try TemporaryDirectory(prefix: "wallet-host-watch").url
+            apps = subpath.isEmpty ? base : base.appendingPathComponent(subpath)
             appex = apps.appendingPathComponent("Issuer.app/PlugIns/Status.appex")
             try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
             try Data("#!/bin/sh\n".utf8).write(to: appex.appendingPathComponent("Status"))
@@ -48,6 +51,7 @@ struct BundleWatchTests {
         // Info.plist rewritten: the event is queued by the write itself, before any reload.
         try Data("<plist></plist>\n".utf8).write(to: watched.appex.appendingPathComponent("Info.plist"))
         #expect(!watched.watch.isUnchanged(since: token))
+        #expect(watched.token() == nil, "no token while a change is unread or being taken in")
         try await waitFor("the reload after the change") { watched.reloadCount >= 1 }
         try await waitFor("a token again once the change is settled") { watched.token() != nil }
         let settled = try #require(watched.token())
@@ -90,6 +94,32 @@ struct BundleWatchTests {
         #expect(watched.watch.token(forAppex: watched.appex.path,
                                     files: BundleFingerprint.Files(executable: missing, bundle: watched.appex)) == nil)
         #expect(watched.token() != nil)
+    }
+
+    /// The watch follows a symbolic link to what it points at: a link pointed elsewhere would
+    /// change the bundle with no event, so a bundle reached through one is checked on disk.
+    @Test func aBundleReachedThroughASymbolicLinkGetsNoToken() async throws {
+        let real = try WatchedApps()
+        defer { real.watcher.stop() }
+        #expect(real.token() != nil)
+        let link = try TemporaryDirectory(prefix: "wallet-host-watch-link").url.appendingPathComponent("apps")
+        #expect(symlink(real.apps.path, link.path) == 0)
+        let linked = try AppsWatcher(directory: link) {}
+        defer { linked.stop() }
+        let appex = link.appendingPathComponent("Issuer.app/PlugIns/Status.appex")
+        #expect(linked.bundleWatch.token(forAppex: appex.path,
+                                         files: BundleFingerprint.Files(executable: appex.appendingPathComponent("Status"), bundle: appex)) == nil)
+    }
+
+    /// Renaming a folder above the apps directory (a deploy that swaps `current` for a new
+    /// tree) moves the bundles away with no event in the folders watched for their contents.
+    @Test func aFolderAboveTheAppsDirectoryRenamedIsSeen() async throws {
+        let watched = try WatchedApps(subpath: "current/apps")
+        defer { watched.watcher.stop() }
+        let token = try #require(watched.token())
+        let current = watched.apps.deletingLastPathComponent()
+        #expect(rename(current.path, current.deletingLastPathComponent().appendingPathComponent("previous").path) == 0)
+        #expect(!watched.watch.isUnchanged(since: token))
     }
 
     @Test func aStoppedWatchVouchesForNothing() async throws {

@@ -53,4 +53,9 @@ void wh_poll_wakeup_drain(int wakeup);
 /// daemon's to hold.
 void wh_release_free_memory(void);
 
+/// The type of the file system `path` is on (`statfs(2)`'s `f_type`, such as 0xEF53 for
+/// ext2-4), for the apps watch to tell local file systems from those changed elsewhere (Swift's
+/// Glibc module has no <sys/vfs.h>). Returns -1 with errno set on failure.
+long long wh_file_system_type(const char *path);
+
 #endif

@@ -135,6 +135,9 @@ public enum DaemonAPI {
         public var runningProcesses: Int
         public var subscriptions: Int
         public var reloads: Int
+        /// Warm calls that took the apps directory's watch's word that their bundle was not
+        /// rebuilt, instead of looking at its files.
+        public var bundleChecksSkipped: Int
         public var refusedPeers: Int
         /// Event notifications dropped because a connected client read too slowly.
         public var droppedEvents: Int

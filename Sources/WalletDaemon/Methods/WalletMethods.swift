@@ -93,7 +93,7 @@ public struct WalletMethods: Sendable {
             clientRequestsInFlight: server.limits.connection.requestsInFlight, refusedClients: server.refusedClients,
             requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
-            reloads: await pool.reloads, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
+            reloads: await pool.reloads, bundleChecksSkipped: pool.bundleChecksSkipped, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
             draining: server.isDraining)
     }
 

@@ -1,3 +1,4 @@
+import CWalletPoll
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,12 @@ import Glibc
 ///
 /// A bundle is vouched for only when the watch covers it whole: the apps directory, its `.app`,
 /// `PlugIns` and `.appex` folders (renames, creations, deletions, writes, attribute changes in
-/// them), and the executable's and Info.plist's own files (a write through another hard link).
+/// them), each folder above the apps directory (renamed or removed), and the executable's and
+/// Info.plist's own files (a write through another hard link). Not covered, so checked on disk
+/// at every call: a bundle whose path goes through a symbolic link (the watch would follow it,
+/// and miss the link pointed elsewhere), and one on a file system whose changes may come from
+/// another machine or kernel (NFS, FUSE, 9p, virtiofs: no event for those). A file system
+/// mounted over a folder of the path is not seen either.
 public final class BundleWatch: Sendable {
     /// The inotify descriptor (closed with this object, never before: calls read it).
     let descriptor: Int32
@@ -26,6 +32,8 @@ public final class BundleWatch: Sendable {
     /// The `.appex` folders (standardized paths) watched with every folder above them, as of the
     /// watcher's last pass over the apps directory.
     private let coveredBundles = Mutex<Set<String>>([])
+    /// The watch stopped: it vouches for nothing.
+    private let retired = Atomic<Bool>(false)
 
     /// The events a bundle's own two files are watched for.
     private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
@@ -47,7 +55,8 @@ public final class BundleWatch: Sendable {
     public func token(forAppex appex: String, files: BundleFingerprint.Files) -> Int? {
         guard !hasUnreadEvents() else { return nil }
         let current = generation.load(ordering: .sequentiallyConsistent)
-        guard current % 2 == 0, coveredBundles.withLock({ $0.contains(appex) }) else { return nil }
+        guard current % 2 == 0, !retired.load(ordering: .sequentiallyConsistent),
+              coveredBundles.withLock({ $0.contains(appex) }) else { return nil }
         for file in [files.executable, files.infoPlist] {
             guard file.hasPrefix(appex + "/"), !file.dropFirst(appex.count + 1).contains("/"),
                   inotify_add_watch(descriptor, file, Self.fileMask | UInt32(IN_DONT_FOLLOW)) >= 0 else { return nil }
@@ -59,6 +68,7 @@ public final class BundleWatch: Sendable {
     /// none read since.
     public func isUnchanged(since token: Int) -> Bool {
         !hasUnreadEvents() && generation.load(ordering: .sequentiallyConsistent) == token
+            && !retired.load(ordering: .sequentiallyConsistent)
     }
 
     private func hasUnreadEvents() -> Bool {
@@ -68,7 +78,7 @@ public final class BundleWatch: Sendable {
 
     // MARK: The watcher's side
 
-    /// The watcher woke for events: called before it reads them (and when it stops, for good).
+    /// The watcher woke for events: called before it reads them.
     func changeBegins() {
         generation.add(1, ordering: .sequentiallyConsistent)
     }
@@ -82,4 +92,23 @@ public final class BundleWatch: Sendable {
     func cover(_ bundles: Set<String>) {
         coveredBundles.withLock { $0 = bundles }
     }
+
+    /// The watch stopped: no token from now on, and none taken before holds.
+    func retire() {
+        retired.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether the watch can vouch for the folder at `path`: it is the path itself, no symbolic
+    /// link on the way, on a file system changed only through this kernel.
+    static func canCover(_ path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        guard String(cString: resolved) == path else { return false }
+        return localFileSystems.contains(wh_file_system_type(path))
+    }
+
+    /// ext2-4, XFS, Btrfs, tmpfs, overlayfs (a container's: its lower layers do not change
+    /// while it runs), F2FS, ZFS.
+    private static let localFileSystems: Set<Int64> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994, 0x794C_7630,
+                                                      0xF2F5_2010, 0x2FC1_2FC1]
 }

@@ -53,6 +53,10 @@ public actor ExtensionPool {
     }
     /// The apps directory's watch, once the server has one (``trust(_:)``).
     private nonisolated let bundleWatch = Mutex<BundleWatch?>(nil)
+    private nonisolated let checksSkipped = Atomic<Int>(0)
+    /// Warm calls that took the apps directory's watch's word that their bundle was not rebuilt
+    /// instead of looking at its files (`host.status`).
+    public nonisolated var bundleChecksSkipped: Int { checksSkipped.load(ordering: .relaxed) }
     /// Runners replaced by a reload, stopping once idle.
     private var retiring: [ObjectIdentifier: Task<Void, Never>] = [:]
     /// The apps directory as the last reload found it, with only the findings that are errors.
@@ -109,7 +113,10 @@ public actor ExtensionPool {
         let key = StandardPath.isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
         guard let entry = published.withLock({ $0[key] }) else { return nil }
         let watch = bundleWatch.withLock { $0 }
-        if let watch, let token = entry.unchangedSince, watch.isUnchanged(since: token) { return entry.runner }
+        if let watch, let token = entry.unchangedSince, watch.isUnchanged(since: token) {
+            checksSkipped.add(1, ordering: .relaxed)
+            return entry.runner
+        }
         // Taken before the files are looked at: a change after it shows in the watch.
         let token = watch?.token(forAppex: key, files: entry.files)
         guard entry.fingerprint == BundleFingerprint(entry.files) else { return nil }

@@ -23,7 +23,6 @@ public final class AppsWatcher: Sendable {
     private let stopSignal: Int32
     private let onChange: @Sendable () async -> Void
     private let stopRequested = Atomic<Bool>(false)
-    private let stopped = DispatchSemaphore(value: 0)
 
     /// - Throws: ``DaemonError`` when inotify cannot be used.
     public init(directory: URL, onChange: @escaping @Sendable () async -> Void) throws {
@@ -41,25 +40,36 @@ public final class AppsWatcher: Sendable {
         }
     }
 
-    /// Ends the watch: no more reloads, and the bundle watch vouches for nothing from now on.
-    /// Returns once the thread is done (after a reload under way).
+    /// Ends the watch: the bundle watch vouches for nothing from now on, and no reload starts
+    /// (the thread ends after a reload under way). Returns at once.
     public func stop() {
+        bundleWatch.retire()
         guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
         wh_poll_wakeup_signal(stopSignal)
-        stopped.wait()
     }
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB
                                       | IN_DELETE_SELF | IN_MOVE_SELF)
 
-    /// Watches the apps directory, each `.app`, its `PlugIns` and each `.appex`, and tells
-    /// ``bundleWatch`` which `.appex` folders are watched with every folder above them.
+    /// What a folder above the apps directory is watched for: being renamed or removed (not
+    /// what happens in it).
+    private static let ancestorMask = UInt32(IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+
+    /// Watches the apps directory, each `.app`, its `PlugIns` and each `.appex`, and the folders
+    /// above the apps directory, and tells ``bundleWatch`` which `.appex` folders it can vouch
+    /// for (all of those watched; see ``BundleWatch``).
     private func addWatches() {
         // Adding a watch that exists renews it; one on a path that is gone fails harmlessly.
         func watch(_ path: String) -> Bool { inotify_add_watch(fd, path, Self.mask) >= 0 }
         let root = directory.standardizedFileURL.path
         var covered: Set<String> = []
-        let rootWatched = watch(root)
+        var ancestorsWatched = true
+        var ancestor = Substring(root)
+        while let slash = ancestor.lastIndex(of: "/"), ancestor != "/" {
+            ancestor = slash == ancestor.startIndex ? "/" : ancestor[..<slash]
+            ancestorsWatched = inotify_add_watch(fd, String(ancestor), Self.ancestorMask) >= 0 && ancestorsWatched
+        }
+        let rootWatched = watch(root) && ancestorsWatched
         let manager = FileManager.default
         for app in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where app.hasSuffix(".app") {
             let appPath = root + "/" + app
@@ -68,18 +78,16 @@ public final class AppsWatcher: Sendable {
             let plugInsWatched = watch(plugIns)
             for appex in (try? manager.contentsOfDirectory(atPath: plugIns)) ?? [] where appex.hasSuffix(".appex") {
                 let appexPath = plugIns + "/" + appex
-                if watch(appexPath) && rootWatched && appWatched && plugInsWatched { covered.insert(appexPath) }
+                if watch(appexPath) && rootWatched && appWatched && plugInsWatched && BundleWatch.canCover(appexPath) {
+                    covered.insert(appexPath)
+                }
             }
         }
         bundleWatch.cover(covered)
     }
 
     private func run() {
-        defer {
-            bundleWatch.changeBegins()
-            close(stopSignal)
-            stopped.signal()
-        }
+        defer { close(stopSignal) }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             switch wait(timeoutMilliseconds: -1) {
