@@ -66,6 +66,9 @@ final class ClientLoop: Sendable {
     private static let maximumRefusedHeld = 256
     private static let acceptsPerTurn = 64
     private static let releasesBeforeTrim = 256
+    /// How long the loop must have had nothing to do, after serving something, before it gives
+    /// free memory back (``QuietTrim``).
+    private static let quietBeforeTrim: Duration = .milliseconds(500)
 
     /// - Throws: ``DaemonError`` when epoll cannot be set up.
     init(listener: Int32, limits: ClientConnection.Limits, maximumClients: Int, handlers: Handlers) throws {
@@ -139,12 +142,20 @@ final class ClientLoop: Sendable {
         var running = true
         /// Clients released since memory was last given back.
         var releasedSinceTrim = 0
+        var quietTrim = QuietTrim(quiet: Self.quietBeforeTrim)
         while running {
-            let timeout = due.isEmpty ? timeoutUntilNextDeadline() : 0
+            let timeout = quietTrim.timeout(due.isEmpty ? timeoutUntilNextDeadline() : 0, now: .now)
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), timeout)
             if count < 0 {
                 guard errno == EINTR else { break }
                 continue
+            }
+            if count > 0 {
+                quietTrim.noteBusy(at: .now)
+            } else if due.isEmpty, quietTrim.isDue(now: .now) {
+                // Quiet for a while after serving: give back what the burst left free.
+                releasedSinceTrim = 0
+                wh_release_free_memory()
             }
             func makeDue(_ connection: ClientConnection) {
                 if dueDescriptors.insert(connection.fd).inserted { due.append(connection) }
@@ -355,7 +366,6 @@ final class ClientLoop: Sendable {
             [state.refused.values.min(), state.listenerPausedUntil].compactMap { $0 }.min()
         }
         guard let next else { return -1 }
-        let milliseconds = (next - .now).milliseconds
-        return milliseconds <= 0 ? 0 : Int32(min(milliseconds.rounded(.up), 60_000))
+        return QuietTrim.milliseconds(from: .now, until: next)
     }
 }

@@ -1,0 +1,34 @@
+import Testing
+@testable import WalletDaemon
+
+/// When the client loop gives free memory back: once, after a quiet spell that followed work.
+struct QuietTrimTests {
+    let start = ContinuousClock.now
+
+    @Test func anIdleLoopIsNeverWokenForATrim() {
+        var trim = QuietTrim(quiet: .milliseconds(500))
+        #expect(trim.timeout(-1, now: start) == -1)
+        #expect(trim.timeout(250, now: start) == 250)
+        let due = trim.isDue(now: start + .seconds(10))
+        #expect(!due)
+    }
+
+    @Test func aTrimComesOnceAfterTheQuietSpellThatFollowsWork() {
+        var trim = QuietTrim(quiet: .milliseconds(500))
+        trim.noteBusy(at: start)
+        #expect(trim.timeout(-1, now: start + .milliseconds(100)) == 400, "the wait ends when the trim is due")
+        #expect(trim.timeout(50, now: start + .milliseconds(100)) == 50, "a nearer deadline of the loop's own wins")
+        #expect(trim.timeout(0, now: start + .milliseconds(100)) == 0, "a loop with work does not wait")
+        let early = trim.isDue(now: start + .milliseconds(499))
+        #expect(!early)
+        // More work pushes the trim back.
+        trim.noteBusy(at: start + .milliseconds(300))
+        let pushedBack = trim.isDue(now: start + .milliseconds(700))
+        #expect(!pushedBack)
+        let due = trim.isDue(now: start + .milliseconds(800))
+        #expect(due)
+        let again = trim.isDue(now: start + .seconds(5))
+        #expect(!again, "once per busy spell")
+        #expect(trim.timeout(-1, now: start + .seconds(5)) == -1, "and the loop sleeps again")
+    }
+}
