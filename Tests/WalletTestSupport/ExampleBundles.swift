@@ -3,11 +3,13 @@ import Foundation
 /// The example bundles, assembled once per test process by scripts/make-bundles from the
 /// executables `swift build` just built (they sit next to the test bundle).
 public enum ExampleBundles {
-    /// Where the bundles were assembled (a fresh temporary directory per test process).
+    /// Where the bundles were assembled (a fresh temporary directory per test process, removed
+    /// when it exits).
     public static let directory: URL = {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-bundles-\(getpid())")
         try? FileManager.default.removeItem(at: output)
+        TemporaryDirectory.removedAtExit(output)
         let process = Process()
         process.executableURL = BuildProducts.repositoryRoot.appendingPathComponent("scripts/make-bundles")
         process.arguments = ["--out", output.path, "--products", BuildProducts.directory.path]
