@@ -65,9 +65,9 @@ final class ClientLoop: Sendable {
     private static let refusalGrace: Duration = .milliseconds(200)
     private static let maximumRefusedHeld = 256
     private static let acceptsPerTurn = 64
+    /// When the loop gives free memory back (``FreeMemoryTrim``): after this many clients left,
+    /// or this long with nothing to do after work.
     private static let releasesBeforeTrim = 256
-    /// How long the loop must have had nothing to do, after serving something, before it gives
-    /// free memory back (``QuietTrim``).
     private static let quietBeforeTrim: Duration = .milliseconds(500)
 
     /// - Throws: ``DaemonError`` when epoll cannot be set up.
@@ -140,23 +140,15 @@ final class ClientLoop: Sendable {
         var dueDescriptors: Set<Int32> = []
         var hungUp: Set<Int32> = []
         var running = true
-        /// Clients released since memory was last given back.
-        var releasedSinceTrim = 0
-        var quietTrim = QuietTrim(quiet: Self.quietBeforeTrim)
+        var trim = FreeMemoryTrim(quiet: Self.quietBeforeTrim, releasesBeforeTrim: Self.releasesBeforeTrim)
         while running {
-            let timeout = quietTrim.timeout(due.isEmpty ? timeoutUntilNextDeadline() : 0, now: .now)
+            let timeout = trim.timeout(due.isEmpty ? timeoutUntilNextDeadline() : 0, now: .now)
             let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), timeout)
             if count < 0 {
                 guard errno == EINTR else { break }
                 continue
             }
-            if count > 0 {
-                quietTrim.noteBusy(at: .now)
-            } else if due.isEmpty, quietTrim.isDue(now: .now) {
-                // Quiet for a while after serving: give back what the burst left free.
-                releasedSinceTrim = 0
-                wh_release_free_memory()
-            }
+            if count > 0 { trim.noteBusy(at: .now) }
             func makeDue(_ connection: ClientConnection) {
                 if dueDescriptors.insert(connection.fd).inserted { due.append(connection) }
             }
@@ -194,7 +186,7 @@ final class ClientLoop: Sendable {
                 let ended = hungUp.remove(connection.fd) != nil
                 if connection.isClosed || (ended && !connection.shouldRead) {
                     release(connection)
-                    releasedSinceTrim += 1
+                    trim.noteReleased()
                     continue
                 }
                 var budget = limits.requestsInFlight
@@ -205,13 +197,13 @@ final class ClientLoop: Sendable {
                         // Lines read before the end are served; then the client is gone.
                         serveWaiting(connection, budget: &budget)
                         release(connection)
-                        releasedSinceTrim += 1
+                        trim.noteReleased()
                         continue
                     case .read(let bytes):
                         serveWaiting(connection, budget: &budget)
                         if !connection.consume(bytes, into: buffer) {
                             release(connection)
-                            releasedSinceTrim += 1
+                            trim.noteReleased()
                             continue
                         }
                     case .wouldBlock:
@@ -227,11 +219,8 @@ final class ClientLoop: Sendable {
             }
             closeExpiredRefusals()
             resumeListenerIfDue()
-            // Many clients left and the loop is about to wait: give their memory back.
-            if releasedSinceTrim >= Self.releasesBeforeTrim && due.isEmpty {
-                releasedSinceTrim = 0
-                wh_release_free_memory()
-            }
+            // About to wait: give back what clients that left, or a burst of work, left free.
+            if due.isEmpty, trim.isDue(now: .now) { wh_release_free_memory() }
         }
         let (connections, refused) = confined.withLock { state in
             defer {
@@ -366,6 +355,6 @@ final class ClientLoop: Sendable {
             [state.refused.values.min(), state.listenerPausedUntil].compactMap { $0 }.min()
         }
         guard let next else { return -1 }
-        return QuietTrim.milliseconds(from: .now, until: next)
+        return next.pollTimeout(from: .now)
     }
 }

@@ -1,12 +1,13 @@
 import Testing
 @testable import WalletDaemon
 
-/// When the client loop gives free memory back: once, after a quiet spell that followed work.
-struct QuietTrimTests {
+/// When the client loop gives free memory back: after a quiet spell that followed work, or after
+/// many clients left; never for an idle loop.
+struct FreeMemoryTrimTests {
     let start = ContinuousClock.now
 
     @Test func anIdleLoopIsNeverWokenForATrim() {
-        var trim = QuietTrim(quiet: .milliseconds(500))
+        var trim = FreeMemoryTrim(quiet: .milliseconds(500), releasesBeforeTrim: 3)
         #expect(trim.timeout(-1, now: start) == -1)
         #expect(trim.timeout(250, now: start) == 250)
         let due = trim.isDue(now: start + .seconds(10))
@@ -14,7 +15,7 @@ struct QuietTrimTests {
     }
 
     @Test func aTrimComesOnceAfterTheQuietSpellThatFollowsWork() {
-        var trim = QuietTrim(quiet: .milliseconds(500))
+        var trim = FreeMemoryTrim(quiet: .milliseconds(500), releasesBeforeTrim: 3)
         trim.noteBusy(at: start)
         #expect(trim.timeout(-1, now: start + .milliseconds(100)) == 400, "the wait ends when the trim is due")
         #expect(trim.timeout(50, now: start + .milliseconds(100)) == 50, "a nearer deadline of the loop's own wins")
@@ -30,5 +31,19 @@ struct QuietTrimTests {
         let again = trim.isDue(now: start + .seconds(5))
         #expect(!again, "once per busy spell")
         #expect(trim.timeout(-1, now: start + .seconds(5)) == -1, "and the loop sleeps again")
+    }
+
+    @Test func manyClientsLeavingTrimAtOnceEvenWhileBusy() {
+        var trim = FreeMemoryTrim(quiet: .milliseconds(500), releasesBeforeTrim: 3)
+        trim.noteBusy(at: start)
+        trim.noteReleased()
+        trim.noteReleased()
+        let early = trim.isDue(now: start)
+        #expect(!early)
+        trim.noteReleased()
+        let due = trim.isDue(now: start)
+        #expect(due, "the third client left")
+        let again = trim.isDue(now: start)
+        #expect(!again, "the count starts again")
     }
 }
