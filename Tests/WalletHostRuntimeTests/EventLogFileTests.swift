@@ -97,15 +97,56 @@ struct EventLogFileTests {
         #expect(lines == 50)
     }
 
-    @Test("past its bound in bytes, a gathering log writes at once: a flood of events does not pile up in memory")
-    func gatheringIsBounded() throws {
+    @Test("past its bound in events, a gathering log writes at once: a flood of events does not pile up in memory")
+    func gatheringIsBoundedInEvents() throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
+        for index in 0..<(EventGathering.maximumEvents - 1) { log.record(stop("\(index)")) }
+        #expect(try Data(contentsOf: log.eventsURL).isEmpty, "written before the bound")
+        log.record(stop("the last"))
+        let lines = try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == EventGathering.maximumEvents)
+    }
+
+    @Test("past its bound in bytes, a gathering log writes at once: a flood of encoded events does not pile up in memory")
+    func gatheringIsBoundedInBytes() throws {
         let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
         defer { directory.remove() }
         let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
         let words = String(repeating: "x", count: 1000)
-        for index in 0..<(EventGathering.maximumBytes / 1000 + 10) { log.record(stop("\(index) \(words)")) }
+        for index in 0..<(EventGathering.maximumBytes / 1000 + 10) {
+            log.record(encoded: try #require(log.encode(stop("\(index) \(words)"))))
+        }
         let written = try Data(contentsOf: log.eventsURL).count
         #expect(written >= EventGathering.maximumBytes, "\(written) bytes written")
+    }
+
+    @Test("events queued as they are and queued encoded reach the file in order, as the bytes of events written at once")
+    func gatheredEventsKeepTheirOrderWhetherEncodedOrNot() throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let gathering = try EventLogFile(directory: directory.url.appendingPathComponent("gathering"), gatheringFor: .seconds(600))
+        let direct = try EventLogFile(directory: directory.url.appendingPathComponent("direct"))
+        let time = Date(timeIntervalSince1970: 1_790_000_000.25)
+        for index in 0..<40 {
+            let event = HostEvent(.stop(HostEvent.Stop(reason: .requested("event \(index)"))), bundleIdentifier: "com.example", pid: 1,
+                                  time: time)
+            if index % 3 == 0 {
+                gathering.record(encoded: try #require(gathering.encode(event)))
+            } else {
+                gathering.record(event)
+            }
+            direct.record(event)
+            gathering.recordOutput(bundleIdentifier: "com.example", pid: 1, stream: "stdout", line: "output \(index)")
+        }
+        gathering.flush()
+        let written = try String(contentsOf: gathering.eventsURL, encoding: .utf8)
+        #expect(written == (try String(contentsOf: direct.eventsURL, encoding: .utf8)))
+        #expect(written.split(separator: "\n").count == 40)
+        let output = try String(contentsOf: gathering.directory.appendingPathComponent("com.example.log"), encoding: .utf8)
+        #expect(output.split(separator: "\n").map { $0.split(separator: " ").suffix(2).joined(separator: " ") }
+                == (0..<40).map { "output \($0)" })
     }
 
     @Test("a logs directory that is a symbolic link is refused, naming it")

@@ -7,7 +7,9 @@ import WalletWire
 /// the clients subscribed to it (through their bounded queues, never blocking the extension's
 /// I/O thread that records it), and into a short ring of recent events that request handlers
 /// can wait on. Each event is encoded once: the log's line and every subscriber's notification
-/// carry the same bytes.
+/// carry the same bytes; an event no client subscribed to is encoded by the log's writer thread,
+/// not by the thread that records it (the client loop or the I/O reactor, whose next wake-up a
+/// client waits on).
 public final class EventHub: HostEventSink {
     /// A client's subscription: which events it wants and where they go.
     public struct Subscription: Sendable {
@@ -75,14 +77,14 @@ public final class EventHub: HostEventSink {
             return (crashed, state.subscriptions.values.filter { $0.wants(event) }, woken)
         }
         for waiter in woken { waiter.resume(returning: event) }
-        // Encoded once, outside the lock: for the log, and as every subscriber's notification.
-        let json = log?.encode(event) ?? (receivers.isEmpty ? nil : try? codec.json(event))
-        if let json {
+        if receivers.isEmpty {
+            // The log encodes it on its own thread: this one may be the one a client waits on.
+            log?.record(event)
+        } else if let json = log?.encode(event) ?? (try? codec.json(event)) {
+            // Encoded once, outside the lock: for the log, and as every subscriber's notification.
             log?.record(encoded: json)
-            if !receivers.isEmpty {
-                let notification = codec.notification(method: Self.notificationMethod, encodedParams: json)
-                for receiver in receivers { receiver.deliver(notification) }
-            }
+            let notification = codec.notification(method: Self.notificationMethod, encodedParams: json)
+            for receiver in receivers { receiver.deliver(notification) }
         }
         if crashed { onCrash(event) }
     }

@@ -12,11 +12,33 @@ import Glibc
 final class EventGathering: Sendable {
     /// Queued bytes past which the recording thread writes them itself.
     static let maximumBytes = 256 << 10
+    /// Queued events (not yet encoded: their size is not known) past which the recording
+    /// thread writes them itself. An event's JSON is a few hundred bytes.
+    static let maximumEvents = 1024
+
+    /// One file's queue, in the order things were added: bytes, or events the writer encodes.
+    private enum Piece {
+        case bytes(Data)
+        case event(HostEvent)
+    }
 
     private struct Queue {
-        /// Each file's lines, by descriptor.
-        var lines: [Int32: Data] = [:]
+        /// Each file's pieces, by descriptor.
+        var pieces: [Int32: [Piece]] = [:]
         var bytes = 0
+        var events = 0
+
+        /// Appends to a file's queue: bytes join the bytes before them, so a file of output
+        /// lines stays one piece.
+        mutating func add(_ piece: Piece, to descriptor: Int32) {
+            if case .bytes(let line) = piece, case .bytes(var text)? = pieces[descriptor]?.last {
+                pieces[descriptor]!.removeLast()
+                text.append(line)
+                pieces[descriptor]!.append(.bytes(text))
+            } else {
+                pieces[descriptor, default: []].append(piece)
+            }
+        }
     }
 
     let delay: Duration
@@ -49,25 +71,53 @@ final class EventGathering: Sendable {
     /// Queues a line for the file open as `descriptor`. - Returns: whether to write the queue
     /// now: it is past ``maximumBytes``, or no writer thread runs.
     func add(_ line: Data, to descriptor: Int32) -> Bool {
+        add(.bytes(line), to: descriptor)
+    }
+
+    /// Queues an event for the file open as `descriptor`, to be encoded when it is written:
+    /// off the thread that records it, which may be one a client waits on. - Returns: whether
+    /// to write the queue now: it holds ``maximumEvents``, or no writer thread runs.
+    func add(_ event: HostEvent, to descriptor: Int32) -> Bool {
+        add(.event(event), to: descriptor)
+    }
+
+    private func add(_ piece: Piece, to descriptor: Int32) -> Bool {
         let (first, full) = queue.withLock { queued -> (Bool, Bool) in
-            let first = queued.bytes == 0
-            queued.lines[descriptor, default: Data()].append(line)
-            queued.bytes += line.count
-            return (first, queued.bytes >= Self.maximumBytes)
+            let first = queued.bytes == 0 && queued.events == 0
+            queued.add(piece, to: descriptor)
+            switch piece {
+            case .bytes(let line): queued.bytes += line.count
+            case .event: queued.events += 1
+            }
+            return (first, queued.bytes >= Self.maximumBytes || queued.events >= Self.maximumEvents)
         }
         guard writerRunning.load(ordering: .acquiring) else { return true }
         if first { wakeWriter.signal() }
         return full
     }
 
-    /// Takes every queued line and passes each file's to `write` in one piece, under the write lock.
-    func takeAndWrite(_ write: (Int32, Data) -> Void) {
+    /// Takes everything queued and passes each file's to `write` in one piece, under the write
+    /// lock, its events encoded by `encode` as lines (an event it cannot encode is left out).
+    func takeAndWrite(encode: (HostEvent) -> Data?, _ write: (Int32, Data) -> Void) {
         writing.withLock { _ in
-            let lines = queue.withLock { queued -> [Int32: Data] in
+            let pieces = queue.withLock { queued -> [Int32: [Piece]] in
                 defer { queued = Queue() }
-                return queued.lines
+                return queued.pieces
             }
-            for (descriptor, text) in lines where !text.isEmpty { write(descriptor, text) }
+            for (descriptor, filePieces) in pieces {
+                var text = Data()
+                for piece in filePieces {
+                    switch piece {
+                    case .bytes(let line):
+                        text.append(line)
+                    case .event(let event):
+                        guard let json = encode(event) else { continue }
+                        text.append(json)
+                        text.append(UInt8(ascii: "\n"))
+                    }
+                }
+                if !text.isEmpty { write(descriptor, text) }
+            }
         }
     }
 }

@@ -17,7 +17,8 @@ import Glibc
 /// A daemon gathers its lines (``init(directory:gatheringFor:)``): events and extensions' output
 /// are written a few milliseconds later, each file's many in one `write(2)`, by a thread of the
 /// log's own, instead of one system call per line on the threads that serve calls (the I/O
-/// reactor among them). ``flush()`` writes what waits.
+/// reactor among them); that thread also encodes the events ``record(_:)`` queued. ``flush()``
+/// writes what waits.
 public final class EventLogFile: HostEventSink {
     public let eventsURL: URL
     public let directory: URL
@@ -95,7 +96,13 @@ public final class EventLogFile: HostEventSink {
         return "cannot be opened: \(String(cString: strerror(code)))"
     }
 
+    /// Appends an event; when events are gathered, it is queued as it is and encoded by the
+    /// log's writer thread, not by the caller's.
     public func record(_ event: HostEvent) {
+        if let gathered {
+            if gathered.add(event, to: eventsDescriptor) { flush() }
+            return
+        }
         guard let json = encode(event) else { return }
         record(encoded: json)
     }
@@ -116,7 +123,7 @@ public final class EventLogFile: HostEventSink {
     /// Writes the gathered lines now, each file's in the order they were recorded (a no-op when
     /// lines are not gathered). The daemon calls it as it stops.
     public func flush() {
-        gathered?.takeAndWrite { Self.append($1, to: $0) }
+        gathered?.takeAndWrite(encode: encode) { Self.append($1, to: $0) }
     }
 
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
