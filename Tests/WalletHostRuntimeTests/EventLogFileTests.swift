@@ -97,29 +97,52 @@ struct EventLogFileTests {
         #expect(lines == 50)
     }
 
-    @Test("past its bound in events, a gathering log writes at once: a flood of events does not pile up in memory")
-    func gatheringIsBoundedInEvents() throws {
-        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
-        defer { directory.remove() }
-        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
-        for index in 0..<(EventGathering.maximumEvents - 1) { log.record(stop("\(index)")) }
-        #expect(try Data(contentsOf: log.eventsURL).isEmpty, "written before the bound")
-        log.record(stop("the last"))
-        let lines = try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == EventGathering.maximumEvents)
-    }
-
-    @Test("past its bound in bytes, a gathering log writes at once: a flood of encoded events does not pile up in memory")
-    func gatheringIsBoundedInBytes() throws {
+    @Test("past its bound in bytes, a gathering log writes at once: a flood of events does not pile up in memory")
+    func gatheringIsBounded() throws {
         let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
         defer { directory.remove() }
         let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
         let words = String(repeating: "x", count: 1000)
-        for index in 0..<(EventGathering.maximumBytes / 1000 + 10) {
-            log.record(encoded: try #require(log.encode(stop("\(index) \(words)"))))
-        }
+        for index in 0..<(EventGathering.maximumBytes / 1000 + 10) { log.record(stop("\(index) \(words)")) }
         let written = try Data(contentsOf: log.eventsURL).count
         #expect(written >= EventGathering.maximumBytes, "\(written) bytes written")
+    }
+
+    @Test("a call's small events wait unencoded, each counted as its bound in bytes; a large one is encoded at once",
+          arguments: [false, true])
+    func unencodedEventsCountAgainstTheBound(large: Bool) throws {
+        let directory = try TemporaryDirectory(prefix: "wallet-host-eventlog")
+        defer { directory.remove() }
+        let log = try EventLogFile(directory: directory.url, gatheringFor: .seconds(600))
+        // A method over the short strings' bound makes every event one encoded at once, of its real size.
+        let method = large ? String(repeating: "m", count: 3000) : "status"
+        let fitting = EventGathering.maximumBytes / EventGathering.bytesPerQueuedEvent
+        func call(_ index: Int) -> HostEvent {
+            HostEvent(.result(HostEvent.Completion(method: method, requestID: "\(index)", milliseconds: 1, footprintBytes: nil)),
+                      bundleIdentifier: "com.example", pid: 1)
+        }
+        #expect(EventGathering.canWaitUnencoded(call(0)) == !large)
+        // The largest event that may wait weighs less than it counts for.
+        let long = String(repeating: "a", count: 128)
+        for payload: HostEvent.Payload in [.result(HostEvent.Completion(method: long, requestID: long, milliseconds: 123_456.789,
+                                                                        footprintBytes: .max)),
+                                           .call(HostEvent.Request(method: long, requestID: long)),
+                                           .service(HostEvent.Request(method: long, requestID: long))] {
+            let largest = HostEvent(payload, bundleIdentifier: long, pid: .max)
+            #expect(EventGathering.canWaitUnencoded(largest))
+            #expect(try #require(log.encode(largest)).count < EventGathering.bytesPerQueuedEvent, "\(largest.kind)")
+        }
+        for index in 0..<(fitting - 1) { log.record(call(index)) }
+        let before = try Data(contentsOf: log.eventsURL)
+        log.record(call(fitting - 1))
+        let lines = try String(contentsOf: log.eventsURL, encoding: .utf8).split(separator: "\n")
+        if large {
+            // 3 KB each: the byte bound was reached long before, by what they really weigh.
+            #expect(!before.isEmpty, "large events waited unencoded past the bound")
+        } else {
+            #expect(before.isEmpty, "written before the bound")
+            #expect(lines.count == fitting)
+        }
     }
 
     @Test("events queued as they are and queued encoded reach the file in order, as the bytes of events written at once")
@@ -130,8 +153,12 @@ struct EventLogFileTests {
         let direct = try EventLogFile(directory: directory.url.appendingPathComponent("direct"))
         let time = Date(timeIntervalSince1970: 1_790_000_000.25)
         for index in 0..<40 {
-            let event = HostEvent(.stop(HostEvent.Stop(reason: .requested("event \(index)"))), bundleIdentifier: "com.example", pid: 1,
-                                  time: time)
+            // A call's events wait unencoded; a stop is encoded at once; every third is encoded
+            // by the caller (as for a subscriber).
+            let payload: HostEvent.Payload = index % 5 == 4
+                ? .stop(HostEvent.Stop(reason: .requested("event \(index)")))
+                : .result(HostEvent.Completion(method: "status", requestID: "\(index)", milliseconds: 0.25, footprintBytes: 4096))
+            let event = HostEvent(payload, bundleIdentifier: "com.example", pid: 1, time: time)
             if index % 3 == 0 {
                 gathering.record(encoded: try #require(gathering.encode(event)))
             } else {

@@ -12,9 +12,25 @@ import Glibc
 final class EventGathering: Sendable {
     /// Queued bytes past which the recording thread writes them itself.
     static let maximumBytes = 256 << 10
-    /// Queued events (not yet encoded: their size is not known) past which the recording
-    /// thread writes them itself. An event's JSON is a few hundred bytes.
-    static let maximumEvents = 1024
+    /// What an event queued unencoded counts for against ``maximumBytes``: more than the JSON of
+    /// any event ``canWaitUnencoded(_:)`` lets wait (about 250 bytes for a status call's `result`).
+    static let bytesPerQueuedEvent = 1024
+    /// The longest string an event waiting unencoded may hold.
+    private static let longestStringOfQueuedEvent = 128
+
+    /// Whether an event may wait unencoded: the kinds every call records (`call`, `result`,
+    /// `service`), with short strings, whose JSON ``bytesPerQueuedEvent`` bounds. Any other
+    /// (an error's reason is the extension's, up to a protocol line long) is encoded at once and
+    /// counted in bytes.
+    static func canWaitUnencoded(_ event: HostEvent) -> Bool {
+        let strings: [String]
+        switch event.payload {
+        case .call(let request), .service(let request): strings = [request.method, request.requestID]
+        case .result(let completion): strings = [completion.method, completion.requestID]
+        default: return false
+        }
+        return (strings + [event.bundleIdentifier ?? ""]).allSatisfy { $0.utf8.count <= longestStringOfQueuedEvent }
+    }
 
     /// One file's queue, in the order things were added: bytes, or events the writer encodes.
     private enum Piece {
@@ -26,7 +42,6 @@ final class EventGathering: Sendable {
         /// Each file's pieces, by descriptor.
         var pieces: [Int32: [Piece]] = [:]
         var bytes = 0
-        var events = 0
 
         /// Appends to a file's queue: bytes join the bytes before them, so a file of output
         /// lines stays one piece.
@@ -74,22 +89,22 @@ final class EventGathering: Sendable {
         add(.bytes(line), to: descriptor)
     }
 
-    /// Queues an event for the file open as `descriptor`, to be encoded when it is written:
-    /// off the thread that records it, which may be one a client waits on. - Returns: whether
-    /// to write the queue now: it holds ``maximumEvents``, or no writer thread runs.
+    /// Queues an event ``canWaitUnencoded(_:)`` lets wait for the file open as `descriptor`, to
+    /// be encoded when it is written: off the thread that records it, which may be one a client
+    /// waits on. - Returns: as ``add(_:to:)``.
     func add(_ event: HostEvent, to descriptor: Int32) -> Bool {
         add(.event(event), to: descriptor)
     }
 
     private func add(_ piece: Piece, to descriptor: Int32) -> Bool {
         let (first, full) = queue.withLock { queued -> (Bool, Bool) in
-            let first = queued.bytes == 0 && queued.events == 0
+            let first = queued.bytes == 0
             queued.add(piece, to: descriptor)
             switch piece {
             case .bytes(let line): queued.bytes += line.count
-            case .event: queued.events += 1
+            case .event: queued.bytes += Self.bytesPerQueuedEvent
             }
-            return (first, queued.bytes >= Self.maximumBytes || queued.events >= Self.maximumEvents)
+            return (first, queued.bytes >= Self.maximumBytes)
         }
         guard writerRunning.load(ordering: .acquiring) else { return true }
         if first { wakeWriter.signal() }

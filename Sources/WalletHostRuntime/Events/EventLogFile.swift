@@ -96,10 +96,10 @@ public final class EventLogFile: HostEventSink {
         return "cannot be opened: \(String(cString: strerror(code)))"
     }
 
-    /// Appends an event; when events are gathered, it is queued as it is and encoded by the
-    /// log's writer thread, not by the caller's.
+    /// Appends an event; when events are gathered, a call's small events are queued as they are
+    /// and encoded by the log's writer thread, not by the caller's.
     public func record(_ event: HostEvent) {
-        if let gathered {
+        if let gathered, EventGathering.canWaitUnencoded(event) {
             if gathered.add(event, to: eventsDescriptor) { flush() }
             return
         }
