@@ -78,6 +78,22 @@ func line(_ text: String) {
 
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
+/// How this machine's idle vCPUs wait (a guest's `cpuidle-haltpoll`): polling for a while before
+/// they halt makes a wake-up within the window cheap; halting at once makes every wake-up of an
+/// idle vCPU a trip through the hypervisor, tens of microseconds, which the warm call's threads
+/// pay on each hop between processes.
+func idleVCPUPolling() -> String {
+    func read(_ path: String) -> String? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    let driver = read("/sys/devices/system/cpu/cpuidle/current_driver") ?? "none"
+    guard driver == "haltpoll", let window = read("/sys/module/haltpoll/parameters/guest_halt_poll_ns").flatMap(Int.init) else {
+        return "cpuidle driver \(driver)"
+    }
+    return "cpuidle driver haltpoll, guest_halt_poll_ns \(window) (an idle vCPU "
+        + (window == 0 ? "halts at once; Linux's default polls 200000 ns first)" : "polls \(window / 1000) us before it halts)")
+}
+
 /// VmRSS of a process, in bytes (or another `/proc/PID/status` field: `RssAnon` is the memory
 /// the process itself dirtied, without the libraries' file-backed pages).
 func residentBytes(_ pid: Int32, field: String = "VmRSS") -> Int {
@@ -268,6 +284,8 @@ if options.runs("issuers") {
         extensions.append(("\(label), daemon with --busy-poll 2ms", appex, busy))
     }
     defer { busyPolling?.stop() }
+    // What a wake-up costs here depends on whether an idle vCPU polls before it halts.
+    line("== the machine's idle vCPUs: \(idleVCPUPolling())")
     for (label, appex, target) in extensions {
         let measured = try await warmStatusCalls(appex: appex, socket: target.socket, daemonPID: target.process.processIdentifier,
                                                  calls: options.calls, work: work,
