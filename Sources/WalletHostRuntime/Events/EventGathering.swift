@@ -23,13 +23,13 @@ final class EventGathering: Sendable {
     /// (an error's reason is the extension's, up to a protocol line long) is encoded at once and
     /// counted in bytes.
     static func canWaitUnencoded(_ event: HostEvent) -> Bool {
-        let strings: [String]
+        func short(_ text: String?) -> Bool { (text?.utf8.count ?? 0) <= longestStringOfQueuedEvent }
+        guard short(event.bundleIdentifier) else { return false }
         switch event.payload {
-        case .call(let request), .service(let request): strings = [request.method, request.requestID]
-        case .result(let completion): strings = [completion.method, completion.requestID]
+        case .call(let request), .service(let request): return short(request.method) && short(request.requestID)
+        case .result(let completion): return short(completion.method) && short(completion.requestID)
         default: return false
         }
-        return (strings + [event.bundleIdentifier ?? ""]).allSatisfy { $0.utf8.count <= longestStringOfQueuedEvent }
     }
 
     /// One file's queue, in the order things were added: bytes, or events the writer encodes.
