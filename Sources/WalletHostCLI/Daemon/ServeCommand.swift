@@ -54,8 +54,9 @@ struct ServeCommand {
                       """),
                   .valued("busy-poll", "DURATION", help: """
                       After reading an extension's answer, keep polling for this long (at most 100ms) \
-                      instead of sleeping: a warm call answers about 100us sooner on a virtual machine, for \
-                      a core kept busy while calls keep coming (off by default).
+                      instead of sleeping: a warm call answers tens of microseconds sooner on a virtual \
+                      machine whose idle vCPUs halt at once, for a core kept busy while calls keep coming \
+                      (off by default).
                       """)],
         takesHostOptions: true)
 
