@@ -91,7 +91,7 @@ func idleVCPUPolling() -> String {
         return "cpuidle driver \(driver)"
     }
     return "cpuidle driver haltpoll, guest_halt_poll_ns \(window) (an idle vCPU "
-        + (window == 0 ? "halts at once; Linux's default polls 200000 ns first)" : "polls \(window / 1000) us before it halts)")
+        + (window == 0 ? "halts at once; the haltpoll governor's default polls 200000 ns first)" : "polls \(window / 1000) us before it halts)")
 }
 
 /// VmRSS of a process, in bytes (or another `/proc/PID/status` field: `RssAnon` is the memory
