@@ -194,8 +194,11 @@ extension ProcessSupervisor {
     ///   (``ExtensionFootprint/periodicSample(fullCountAge:limitBytes:)``: over the limit, never
     ///   an estimate); nil counts everything now.
     private func sampleFootprint(delegate: (any ProcessSupervisorDelegate)?, fullCountAge: Duration? = nil) {
-        let sampled = fullCountAge.map { self.footprint.periodicSample(fullCountAge: $0, limitBytes: context.memoryLimitBytes)?.bytes }
-            ?? self.footprint.sample()
+        let sampled = if let fullCountAge {
+            self.footprint.periodicSample(fullCountAge: fullCountAge, limitBytes: context.memoryLimitBytes)?.bytes
+        } else {
+            self.footprint.sample()
+        }
         guard let footprint = sampled else { return }
         let killedByKernel = (context.controlGroup?.outOfMemoryKills() ?? 0) > 0
         let overLimit = state.withLock { state -> Bool in
