@@ -11,8 +11,10 @@ extension StateDirectory {
     static let fileMode: mode_t = 0o600
 
     /// Creates the state directory mode 0700 when it is missing (its parents as usual), and
-    /// takes group and other permissions off one that exists with them.
-    /// - Throws: ``StateError`` naming the directory when it cannot be created or opened.
+    /// checks one that exists without changing it: the host never chmods a directory it did not
+    /// create (`--state .` in a shared 1777 directory would take its sticky bit away).
+    /// - Throws: ``StateError`` naming the directory when it cannot be created or opened, or
+    ///   when it is not this user's or others may write to it (``ownershipProblem(of:)``).
     public func prepareDirectory() throws {
         let parent = url.deletingLastPathComponent()
         do {
@@ -33,7 +35,29 @@ extension StateDirectory {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StateError("cannot open the state directory \(url.path): \(Self.errnoReason())") }
         defer { close(fd) }
-        Self.tighten(fd, to: Self.directoryMode)
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw StateError("cannot open the state directory \(url.path): \(Self.errnoReason())") }
+        if let problem = Self.ownershipProblem(of: status) {
+            throw StateError("refusing the state directory \(url.path): \(problem)")
+        }
+    }
+
+    /// Why the host may not use a state directory with `status`, nil when it may: it must be the
+    /// host's own user's (its effective uid), and no group or other user may write to it (as
+    /// ssh's StrictModes). A directory readable by others is used as it is: every state file is
+    /// 0600 all the same.
+    static func ownershipProblem(of status: stat) -> String? {
+        let mode = status.st_mode & 0o7777
+        let described = "mode \(String(mode, radix: 8).leftPadded(to: 4)), owner \(UserName.describe(status.st_uid))"
+        if status.st_uid != geteuid() {
+            return "it belongs to \(UserName.describe(status.st_uid)), not to this host's user \(UserName.describe(geteuid())) (\(described)); "
+                + "use a state directory of your own, or give it to this user (chown)"
+        }
+        if mode & 0o022 != 0 {
+            return "group or other users may write to it (\(described)), so another user could swap what the host reads and writes there; "
+                + "the host does not change a directory it did not create: run chmod go-w on it, or use another state directory"
+        }
+        return nil
     }
 
     /// Opens the event log in ``logsURL`` (mode 0700, its files 0600), the state directory
@@ -52,5 +76,24 @@ extension StateDirectory {
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & 0o777 & ~mode != 0 else { return }
         _ = fchmod(fd, status.st_mode & 0o777 & mode)
+    }
+}
+
+/// A user as messages name it: `uid 1000 (alice)`.
+enum UserName {
+    static func describe(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 1024)
+        if getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, let result, let name = result.pointee.pw_name {
+            return "uid \(uid) (\(String(cString: name)))"
+        }
+        return "uid \(uid)"
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -8,8 +8,9 @@ import Glibc
 /// App Group containers. Every write is atomic (temp file, fsync, rename) and made under an
 /// exclusive `flock`, so several host processes can share one directory without losing a write.
 ///
-/// It holds secrets (the keychain, issuers' tokens): the directory is mode 0700 and every state
-/// file 0600, and a directory left looser by an older host is tightened on the next write.
+/// It holds secrets (the keychain, issuers' tokens): the directory is made mode 0700 and every
+/// state file 0600. A directory the host did not make keeps its mode: one that is not this
+/// user's, or that others may write to, is refused (``prepareDirectory()``).
 ///
 /// A state file that is missing is empty; one that exists but cannot be read or decoded is a
 /// ``StateError`` naming it, and nothing is ever written over it.

@@ -24,6 +24,13 @@ struct OptionSpec: Sendable {
     /// Whether the next argument (or the text after `=`) is this option's value.
     var takesValue: Bool { valueName != nil }
 
+    /// The value names of options whose value is a path (`--state DIR`, `--junit FILE`).
+    static let pathValueNames: Set<String> = ["DIR", "FILE", "PATH", "SOCKET", "CHECKOUT", "APP"]
+
+    /// Whether the value is a path: an empty one is refused, since every call that takes a
+    /// path reads "" as the working directory (`--state ""` would fill it with state files).
+    var takesPath: Bool { valueName.map(Self.pathValueNames.contains) ?? false }
+
     /// `--state DIR`, `--json`.
     var label: String {
         valueName.map { "--\(name) \($0)" } ?? "--\(name)"

@@ -1,6 +1,6 @@
 /// A command line split into positionals, valued options and flags, as a ``CommandSpec`` declares them.
 ///
-/// `--name value` and `--name=value` both work. A valued option given more than once keeps
+/// `--name value` and `--name=value` both work; a path option (``OptionSpec/takesPath``) refuses an empty value. A valued option given more than once keeps
 /// every value (``values(_:)``); ``value(_:)`` is the last one. An option the command does not
 /// declare is a usage error naming it and the command.
 struct ParsedArguments {
@@ -34,6 +34,9 @@ struct ParsedArguments {
                     guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
                     value = arguments[index]
                     index += 1
+                }
+                if option.takesPath, value!.isEmpty {
+                    throw UsageError("--\(name) needs a path, not an empty value (an empty path would be the working directory)")
                 }
                 options[name, default: []].append(value!)
             }

@@ -6,7 +6,8 @@ import WalletWire
 
 /// Issue 16, part 9: the state directory holds secrets (keychain.json, issuers' tokens), so no
 /// other local user may read it: the directory and `logs/` are 0700, every file 0600, also when
-/// an older host left them looser.
+/// an older host left them looser. A state directory the host did not create keeps its mode
+/// (issue 31, break 14): one others may write to is refused (EmptyPathOptionTests).
 @Suite("State directory permissions")
 struct StatePermissionsTests {
     private let state = StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-modes"))
@@ -29,8 +30,8 @@ struct StatePermissionsTests {
         log.recordOutput(bundleIdentifier: "com.example.issuer.WNonUIExt", pid: 1, stream: "stderr", line: "token s3cret")
     }
 
-    private func expectPrivate() throws {
-        #expect(try mode(state.url) == 0o700)
+    private func expectPrivate(stateMode: Int = 0o700) throws {
+        #expect(try mode(state.url) == stateMode)
         #expect(try mode(state.logsURL) == 0o700)
         for file in [state.keychainURL, state.passesURL, state.appGroupOwnersURL, state.url.appendingPathComponent(".lock"),
                      state.logsURL.appendingPathComponent("events.jsonl"),
@@ -46,7 +47,7 @@ struct StatePermissionsTests {
         try expectPrivate()
     }
 
-    @Test("a state directory an older host left readable to all is tightened on the next write")
+    @Test("in a state directory readable to all (never chmodded: the host did not create it), files and logs are tightened on the next write")
     func looseDirectoryIsTightened() throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
         try FileManager.default.createDirectory(at: state.logsURL, withIntermediateDirectories: true)
@@ -63,6 +64,6 @@ struct StatePermissionsTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         }
         try writeEverything()
-        try expectPrivate()
+        try expectPrivate(stateMode: 0o755)
     }
 }
