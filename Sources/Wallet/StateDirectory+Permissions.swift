@@ -13,33 +13,12 @@ extension StateDirectory {
     /// Creates the state directory mode 0700 when it is missing (its parents as usual), and
     /// checks one that exists without changing it: the host never chmods a directory it did not
     /// create (`--state .` in a shared 1777 directory would take its sticky bit away).
-    /// - Throws: ``StateError`` naming the directory when it cannot be created or opened, or
-    ///   when it is not this user's or others may write to it (``ownershipProblem(of:)``).
+    /// - Throws: ``StateError`` naming the directory when it cannot be created or opened, when
+    ///   it is not this user's or others may write to it (``ownershipProblem(of:)``), or when a
+    ///   directory on its path is not root's or this user's or lets others replace it
+    ///   (``ancestorProblem(_:)``).
     public func prepareDirectory() throws {
-        let parent = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw StateError("cannot create the state directory \(url.path): \(Self.reason(error))")
-        }
-        if mkdir(url.path, Self.directoryMode) != 0 {
-            let code = errno
-            var status = stat()
-            guard code == EEXIST, stat(url.path, &status) == 0 else {
-                throw StateError("cannot create the state directory \(url.path): \(Self.errnoReason(code))")
-            }
-            guard status.st_mode & S_IFMT == S_IFDIR else {
-                throw StateError("cannot create the state directory \(url.path): a file is in the way")
-            }
-        }
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StateError("cannot open the state directory \(url.path): \(Self.errnoReason())") }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw StateError("cannot open the state directory \(url.path): \(Self.errnoReason())") }
-        if let problem = Self.ownershipProblem(of: status) {
-            throw StateError("refusing the state directory \(url.path): \(problem)")
-        }
+        try withDirectory(creating: true) { _ in }
     }
 
     /// Why the host may not use a state directory with `status`, nil when it may: it must be the
@@ -66,7 +45,14 @@ extension StateDirectory {
     ///   log, ``EventLogFile/init(directory:gatheringFor:)``); nil writes each at once.
     /// - Throws: ``StateError`` naming the state directory, or ``EventLogError`` naming the log.
     public func openEventLog(gatheringFor delay: Duration? = nil) throws -> EventLogFile {
-        try prepareDirectory()
+        // `logs/` made or checked beneath the state directory, never through a link; the log
+        // then opens it O_NOFOLLOW, in a directory no other user may write to.
+        try withDirectory(creating: true) { root in
+            if let logs = try Self.openDirectory(logsURL.lastPathComponent, in: root!, path: logsURL.path, creating: true,
+                                                 mode: Self.directoryMode) {
+                close(logs)
+            }
+        }
         return try EventLogFile(directory: logsURL, gatheringFor: delay)
     }
 

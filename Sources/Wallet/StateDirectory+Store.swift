@@ -12,8 +12,18 @@ extension StateDirectory {
     /// - Throws: ``StateError`` naming the file when something is there but cannot be read
     ///   (a directory, no permission, a dangling symbolic link) or decoded.
     public func read<Value: Decodable>(_ type: Value.Type, from file: URL, empty: Value) throws -> Value {
+        try withDirectory(creating: false) { root in
+            guard let root, let (directory, name) = try openParent(of: file, in: root, creating: false) else { return empty }
+            defer { close(directory) }
+            return try read(type, named: name, in: directory, file: file, empty: empty)
+        }
+    }
+
+    /// Reads the JSON file `name` of the open `directory` (`file` in messages), or `empty`.
+    private func read<Value: Decodable>(_ type: Value.Type, named name: String, in directory: Int32, file: URL,
+                                        empty: Value) throws -> Value {
         let data: Data
-        switch StateFileReader.contents(of: file) {
+        switch StateFileReader.contents(named: name, in: directory) {
         case .missing:
             return empty
         case .unreadable(let reason):
@@ -35,28 +45,36 @@ extension StateDirectory {
     /// - Throws: ``StateError`` naming the file on any failure; the old contents stay intact.
     public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value,
                                        _ change: (inout Value) throws -> Void) throws {
-        try prepareDirectory()
-        try withExclusiveLock {
-            removeStaleTemporaryFiles()
-            var value = try read(type, from: file, empty: empty)
-            try change(&value)
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data: Data
-            do {
-                data = try encoder.encode(value)
-            } catch {
-                throw StateError("cannot write \(role(of: file)) \(file.path): \(error)")
+        try withDirectory(creating: true) { root in
+            let root = root!
+            try withExclusiveLock(root) {
+                guard let (directory, name) = try openParent(of: file, in: root, creating: true) else {
+                    throw StateError("cannot write \(role(of: file)) \(file.path): its directory cannot be made")
+                }
+                defer { close(directory) }
+                removeStaleTemporaryFiles(in: directory)
+                var value = try read(type, named: name, in: directory, file: file, empty: empty)
+                try change(&value)
+                let encoder = JSONEncoder()
+                encoder.dateEncodingStrategy = .iso8601
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let data: Data
+                do {
+                    data = try encoder.encode(value)
+                } catch {
+                    throw StateError("cannot write \(role(of: file)) \(file.path): \(error)")
+                }
+                try writeAtomically(data, named: name, in: directory, file: file)
             }
-            try writeAtomically(data, to: file)
         }
     }
 
-    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        let fd = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+    /// Runs `body` holding the state directory's lock (`.lock`, opened beneath `root`), or
+    /// throws ``StateError`` naming it.
+    func withExclusiveLock<T>(_ root: Int32, _ body: () throws -> T) throws -> T {
+        let fd = BeneathLookup.open(lockURL.lastPathComponent, beneath: root, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: Self.fileMode)
         guard fd >= 0 else {
-            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
+            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.beneathReason(errno))")
         }
         defer { close(fd) }
         Self.tighten(fd, to: Self.fileMode)
@@ -80,21 +98,26 @@ extension StateDirectory {
     /// Removes every temporary file of an atomic write. Call only under the exclusive lock:
     /// every write holds it from creating its temporary file to renaming it, so whatever is
     /// left here belongs to a writer that was killed (SIGKILL, power loss) mid-write.
-    private func removeStaleTemporaryFiles() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
-        for name in names where Self.isTemporaryFileName(name) {
-            unlink(url.appendingPathComponent(name).path)
+    private func removeStaleTemporaryFiles(in directory: Int32) {
+        let listed = dup(directory)
+        guard listed >= 0, let stream = fdopendir(listed) else { return }
+        defer { closedir(stream) }
+        var stale: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if Self.isTemporaryFileName(name) { stale.append(name) }
         }
+        for name in stale { unlinkat(directory, name, 0) }
     }
 
-    /// Writes `data` to a temporary sibling, fsyncs it, renames it over `file`, fsyncs the directory.
-    private func writeAtomically(_ data: Data, to file: URL) throws {
-        let directory = file.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    /// Writes `data` to a temporary sibling of `name` in the open `directory`, fsyncs it, renames
+    /// it over `name` and fsyncs the directory; `file` names it in messages.
+    private func writeAtomically(_ data: Data, named name: String, in directory: Int32, file: URL) throws {
+        let temporary = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let failure: (String) -> StateError = { StateError("cannot write \(role(of: file)) \(file.path): \($0)") }
         // A new file, renamed over the old: whatever mode the old one had, the new one is 0600.
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.fileMode)
-        guard fd >= 0 else { throw failure("cannot create \(temporary.lastPathComponent): \(Self.errnoReason())") }
+        let fd = BeneathLookup.open(temporary, beneath: directory, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: Self.fileMode)
+        guard fd >= 0 else { throw failure("cannot create \(temporary): \(Self.errnoReason())") }
         var problem: String?
         data.withUnsafeBytes { bytes in
             var offset = 0
@@ -110,19 +133,16 @@ extension StateDirectory {
         if problem == nil, fsync(fd) != 0 { problem = Self.errnoReason() }
         close(fd)
         if let problem {
-            unlink(temporary.path)
+            unlinkat(directory, temporary, 0)
             throw failure(problem)
         }
-        guard rename(temporary.path, file.path) == 0 else {
+        // renameat replaces `name` itself, a link there included: nothing is followed.
+        guard renameat(directory, temporary, directory, name) == 0 else {
             let reason = Self.errnoReason()
-            unlink(temporary.path)
+            unlinkat(directory, temporary, 0)
             throw failure(reason)
         }
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
+        fsync(directory)
     }
 }
 
@@ -135,14 +155,15 @@ enum StateFileReader {
         case contents(Data)
     }
 
-    static func contents(of file: URL) -> Outcome {
-        let fd = SystemCall.retryingInterrupts { open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    /// The file `name` of the open `directory`, opened without following a link (a link there
+    /// is unreadable, not missing: something is there).
+    static func contents(named name: String, in directory: Int32) -> Outcome {
+        let fd = SystemCall.retryingInterrupts {
+            BeneathLookup.open(name, beneath: directory, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        }
         guard fd >= 0 else {
             let code = errno
             guard code == ENOENT else { return .unreadable(reason(code)) }
-            // ENOENT also comes from a symbolic link to nothing: something is there.
-            var status = stat()
-            if lstat(file.path, &status) == 0 { return .unreadable("it is a symbolic link to a file that does not exist") }
             return .missing
         }
         defer { close(fd) }
@@ -168,7 +189,7 @@ enum StateFileReader {
     private static func reason(_ code: Int32) -> String {
         switch code {
         case EACCES, EPERM: return "permission denied"
-        case ELOOP: return "it is a symbolic link that loops"
+        case ELOOP, EXDEV: return "it is a symbolic link: refused, not followed (the host follows no link in the state directory)"
         case ENOTDIR: return "a part of its path is not a directory"
         case EISDIR: return "it is a directory"
         default: return StateDirectory.errnoReason(code)

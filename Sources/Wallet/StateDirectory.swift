@@ -70,17 +70,22 @@ public struct StateDirectory: Sendable {
             throw StateError("the App Group identifier \"\(groupIdentifier)\" would put its container outside \(appGroupsURL.path)")
         }
         try claimAppGroups([groupIdentifier], team: team)
-        do {
-            try FileManager.default.createDirectory(at: appGroupsURL, withIntermediateDirectories: true)
-        } catch {
-            throw StateError("cannot create the App Group container \(container.path): \(Self.reason(error))")
-        }
-        do {
-            // Made the way every path in a container is made: no link followed, and given to the
-            // sandbox's user when new (extensions and containing apps write there as that user).
-            try ContainerDirectory.ensure(container.path)
-        } catch {
-            throw StateError("cannot create the App Group container \(container.path): \(error)")
+        // AppGroups and the container are opened beneath the state directory, one component at
+        // a time, following no link: a link planted there is refused, and nothing is made
+        // where it points.
+        try withDirectory(creating: true) { root in
+            guard let groups = try Self.openDirectory(appGroupsURL.lastPathComponent, in: root!, path: appGroupsURL.path, creating: true,
+                                                      mode: 0o755) else {
+                throw StateError("cannot create the App Group container \(container.path)")
+            }
+            defer { close(groups) }
+            do {
+                // Made the way every path in a container is made: no link followed, and given to
+                // the sandbox's user when new (extensions and containing apps write there as that user).
+                try ContainerDirectory.ensure(groupIdentifier, in: groups, path: container.path)
+            } catch {
+                throw StateError("cannot create the App Group container \(container.path): \(error)")
+            }
         }
         return container
     }

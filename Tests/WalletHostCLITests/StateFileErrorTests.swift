@@ -69,7 +69,7 @@ struct StateFileErrorTests {
         #expect(add.standardError == "wallet-host: cannot create the state directory \(state.path): a file is in the way\n")
         let list = try WalletHostCommand.run(["passes", "list", "--state", state.path])
         #expect(list.status == 1)
-        #expect(list.standardError == "wallet-host: cannot read the pass library \(passes.path): a part of its path is not a directory\n")
+        #expect(list.standardError == "wallet-host: cannot open the state directory \(state.path): it is not a directory\n")
     }
 
     @Test("passes.json with mode 000 is 'permission denied' for a user who cannot read it; its passes stay",

@@ -45,23 +45,25 @@ struct StateFileSafetyTests {
         #expect(FileManager.default.fileExists(atPath: state.passesURL.path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    @Test("passes.json that cannot be opened (a symbolic link loop, unreadable even for root) is not replaced by an add")
+    @Test("passes.json that is a symbolic link loop is refused, not followed, and not replaced by an add")
     func passesSymbolicLinkLoop() throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
         try makeStateDirectory()
         try FileManager.default.createSymbolicLink(atPath: state.passesURL.path, withDestinationPath: "passes.json")
-        expectStateError("cannot read the pass library \(state.passesURL.path): it is a symbolic link that loops") {
+        expectStateError("cannot read the pass library \(state.passesURL.path): it is a symbolic link: refused, not followed "
+                         + "(the host follows no link in the state directory)") {
             try device.addPass(pass)
         }
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: state.passesURL.path) == "passes.json")
     }
 
-    @Test("passes.json linking to a file that does not exist is an error, not an empty library")
+    @Test("passes.json linking to a file that does not exist is an error (a link is refused), not an empty library")
     func passesDanglingLink() throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
         try makeStateDirectory()
         try FileManager.default.createSymbolicLink(atPath: state.passesURL.path, withDestinationPath: "/nonexistent/passes.json")
-        expectStateError("cannot read the pass library \(state.passesURL.path): it is a symbolic link to a file that does not exist") {
+        expectStateError("cannot read the pass library \(state.passesURL.path): it is a symbolic link: refused, not followed "
+                         + "(the host follows no link in the state directory)") {
             try device.addPass(pass)
         }
     }

@@ -94,6 +94,8 @@ struct ServeCommand {
         // only this probe lets --sandbox auto run them without it.
         let sandboxRefusal = configuration.sandbox == .off ? nil : SandboxStatus.probe()
         let state = StateDirectory(url: stateURL)
+        // Made 0700 (or checked: never chmodded) before the lock file goes in it.
+        try state.prepareDirectory()
         let lock = try DaemonLock(stateDirectory: stateURL)
         let listener: Int32
         let ownedSocket: String?

@@ -40,6 +40,17 @@ public enum ContainerDirectory {
         try withDirectory(container, components) { _ in }
     }
 
+    /// Makes sure the container `name` exists in `directory` (an App Groups directory the host
+    /// opened itself, without following a link), creating it when missing.
+    /// - Parameters:
+    ///   - name: The container's name, one path component.
+    ///   - directory: The open directory that holds it.
+    ///   - path: Its path, for messages.
+    /// - Throws: ``Refusal`` when it is a link or not a directory.
+    public static func ensure(_ name: String, in directory: Int32, path: String) throws(Refusal) {
+        close(try openOrCreate(name, in: directory, path: path))
+    }
+
     /// Writes a symbolic link `name` -> `target` in the directory `components` below `container`
     /// (made as ``ensure(_:_:)`` makes it) unless something has that name already: a name taken
     /// by another file stays as it is.
