@@ -23,20 +23,23 @@ func keychainBench(bundles: URL, runs: Int) async throws {
     let runner = ExtensionRunner(descriptor: try descriptor(appex), configuration: hostConfiguration)
     try Data("keychain-write token\n".utf8).write(to: modeFile)
     if let failure = await timedEntries(runner).1 { throw ConfigurationError("the helper could not store its token: \(failure)") }
-    guard try device.keychainItems().count == 1 else { throw ConfigurationError("the helper's token is not in \(state.keychainURL.path)") }
+    guard try device.keychainItems().count == 1 else { throw ConfigurationError("the helper's token is not in \(state.keychainDirectoryURL.path)") }
 
     var medians: [(items: Int, plain: Double, keychain: Double)] = []
     for itemCount in [1, 1000] {
         if itemCount > 1 {
-            _ = try device.changeKeychain { store in
-                for index in 1..<itemCount {
-                    _ = store.add(KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass,
-                                                    attributes: KeychainAttributes(service: "filler", account: "account-\(index)",
-                                                                                   accessGroup: "com.example.other"),
-                                                    data: Data(repeating: 7, count: 32)),
-                                  access: KeychainAccess(team: "com.example.other", groups: ["com.example.other"]))
+            // Other teams' items (at most 256 per team: KeychainLimits), 200 to a team.
+            for first in stride(from: 1, to: itemCount, by: 200) {
+                let access = KeychainAccess(team: "com.example.other\(first / 200)", groups: ["com.example.other\(first / 200)"])
+                _ = try device.changeKeychain(for: access) { store in
+                    for index in first..<min(first + 200, itemCount) {
+                        _ = store.add(KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass,
+                                                        attributes: KeychainAttributes(service: "filler", account: "account-\(index)"),
+                                                        data: Data(repeating: 7, count: 32)),
+                                      access: access)
+                    }
+                    return .success()
                 }
-                return .success()
             }
         }
         var plain: [Double] = []

@@ -32,6 +32,8 @@ public let errSecInteractionNotAllowed: OSStatus = -25308
 public let errSecDecode: OSStatus = KeychainStatus.decode
 /// A required entitlement is not present: an access group the bundle is not entitled to.
 public let errSecMissingEntitlement: OSStatus = KeychainStatus.missingEntitlement
+/// The disk is full: the team's keychain holds as much as the simulated device keeps.
+public let errSecDiskFull: OSStatus = KeychainStatus.diskFull
 
 /// Security's sentence for a result code, as iOS words it.
 ///
@@ -59,5 +61,6 @@ enum SecurityErrorMessages {
         errSecInteractionNotAllowed: "User interaction is not allowed.",
         errSecDecode: "Unable to decode the provided data.",
         errSecMissingEntitlement: "A required entitlement isn't present.",
+        errSecDiskFull: "The disk is full.",
     ]
 }

@@ -62,7 +62,7 @@ extension AppLauncher {
                                            data: Data(item.secret.utf8), returning: KeychainReturn(attributes: true))
             // Replacing is one change: the app's own item with this service and account goes, the new one comes,
             // or, when either is refused, nothing changes.
-            let result = try device.changeKeychain { store in
+            let result = try device.changeKeychain(for: access) { store in
                 var changed = store
                 let removed = changed.delete(KeychainDeleteParams(itemClass: KeychainStatus.genericPasswordClass, query: query), access: access)
                 guard removed.status == KeychainStatus.success || removed.status == KeychainStatus.itemNotFound else { return removed }

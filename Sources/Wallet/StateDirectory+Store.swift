@@ -42,17 +42,23 @@ extension StateDirectory {
 
     /// Reads, changes and writes a JSON file under the directory's lock, atomically. Temporary
     /// files that a killed writer left behind are removed first.
+    /// - Parameters:
+    ///   - lock: A lock file of the file's own (in the state directory or below it) instead of
+    ///     the directory's `.lock`, for a file no other write touches (one team's keychain): its
+    ///     writes then wait only for each other.
     /// - Throws: ``StateError`` naming the file on any failure; the old contents stay intact.
-    public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value,
+    public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value, lock: URL? = nil,
                                        _ change: (inout Value) throws -> Void) throws {
         try withDirectory(creating: true) { root in
             let root = root!
-            try withExclusiveLock(root) {
-                guard let (directory, name) = try openParent(of: file, in: root, creating: true) else {
-                    throw StateError("cannot write \(role(of: file)) \(file.path): its directory cannot be made")
-                }
-                defer { close(directory) }
-                removeStaleTemporaryFiles(in: directory)
+            guard let (directory, name) = try openParent(of: file, in: root, creating: true) else {
+                throw StateError("cannot write \(role(of: file)) \(file.path): its directory cannot be made")
+            }
+            defer { close(directory) }
+            try withExclusiveLock(root, lock.map(relativePath) ?? lockURL.lastPathComponent) {
+                // Under the directory's lock every write of the directory waits: any temporary
+                // file is stale. Under a file's own lock, only that file's are.
+                removeStaleTemporaryFiles(in: directory, of: lock == nil ? nil : name)
                 var value = try read(type, named: name, in: directory, file: file, empty: empty)
                 try change(&value)
                 let encoder = JSONEncoder()
@@ -69,17 +75,22 @@ extension StateDirectory {
         }
     }
 
-    /// Runs `body` holding the state directory's lock (`.lock`, opened beneath `root`), or
-    /// throws ``StateError`` naming it.
-    func withExclusiveLock<T>(_ root: Int32, _ body: () throws -> T) throws -> T {
-        let fd = BeneathLookup.open(lockURL.lastPathComponent, beneath: root, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: Self.fileMode)
+    /// `file`'s path below the state directory (`keychain/.TEAM.lock`).
+    func relativePath(_ file: URL) -> String {
+        String(file.standardizedFileURL.path.dropFirst(url.standardizedFileURL.path.count + 1))
+    }
+
+    /// Runs `body` holding the lock file `lock` (a path below `root`, opened beneath it without
+    /// following a link, made when missing), or throws ``StateError`` naming it.
+    func withExclusiveLock<T>(_ root: Int32, _ lock: String, _ body: () throws -> T) throws -> T {
+        let fd = BeneathLookup.open(lock, beneath: root, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: Self.fileMode)
         guard fd >= 0 else {
-            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.beneathReason(errno))")
+            throw StateError("cannot lock the state directory \(url.path): \(lock): \(Self.beneathReason(errno))")
         }
         defer { close(fd) }
         Self.tighten(fd, to: Self.fileMode)
         guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else {
-            throw StateError("cannot lock the state directory \(url.path): \(lockURL.lastPathComponent): \(Self.errnoReason())")
+            throw StateError("cannot lock the state directory \(url.path): \(lock): \(Self.errnoReason())")
         }
         defer { flock(fd, LOCK_UN) }
         return try body()
@@ -98,14 +109,15 @@ extension StateDirectory {
     /// Removes every temporary file of an atomic write. Call only under the exclusive lock:
     /// every write holds it from creating its temporary file to renaming it, so whatever is
     /// left here belongs to a writer that was killed (SIGKILL, power loss) mid-write.
-    private func removeStaleTemporaryFiles(in directory: Int32) {
+    /// - Parameter file: only that file's temporary files (when the lock held is the file's own), else all.
+    private func removeStaleTemporaryFiles(in directory: Int32, of file: String?) {
         let listed = dup(directory)
         guard listed >= 0, let stream = fdopendir(listed) else { return }
         defer { closedir(stream) }
         var stale: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if Self.isTemporaryFileName(name) { stale.append(name) }
+            if Self.isTemporaryFileName(name), file.map({ name.hasPrefix(".\($0).") }) ?? true { stale.append(name) }
         }
         for name in stale { unlinkat(directory, name, 0) }
     }

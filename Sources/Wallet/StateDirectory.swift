@@ -33,7 +33,8 @@ public struct StateDirectory: Sendable {
 
     public var passesURL: URL { url.appendingPathComponent("passes.json") }
     public var deviceURL: URL { url.appendingPathComponent("device.json") }
-    /// The keychain's generic passwords, of every access group.
+    /// The keychain of older hosts, every team's generic passwords in one file: read until each
+    /// team's first write moves its items into its own file (``keychainURL(team:)``).
     public var keychainURL: URL { url.appendingPathComponent("keychain.json") }
     public var logsURL: URL { url.appendingPathComponent("logs") }
     public var appGroupsURL: URL { url.appendingPathComponent("AppGroups") }
@@ -47,6 +48,7 @@ public struct StateDirectory: Sendable {
         case keychainURL.standardizedFileURL.path: return "the keychain"
         case appGroupOwnersURL.standardizedFileURL.path: return "the App Group owners"
         case provisioningURL.standardizedFileURL.path: return "the provisioning keys"
+        case let path where path.hasPrefix(keychainDirectoryURL.standardizedFileURL.path + "/"): return "the keychain"
         default: return "the state file"
         }
     }

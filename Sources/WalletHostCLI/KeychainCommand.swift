@@ -117,7 +117,7 @@ enum KeychainCommand {
         }
         let params = KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass, attributes: attributes,
                                        data: Data(secret.utf8), returning: KeychainReturn(attributes: true))
-        let result = try device.changeKeychain { $0.add(params, access: access) }
+        let result = try device.changeKeychain(for: access) { $0.add(params, access: access) }
         guard result.status == KeychainStatus.success, let added = result.items.first?.attributes else {
             let reason = result.status == KeychainStatus.duplicateItem
                 ? "an item with service \"\(attributes.service ?? "")\" and account \"\(attributes.account ?? "")\" is already in that access group"

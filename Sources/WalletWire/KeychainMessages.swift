@@ -178,6 +178,9 @@ public enum KeychainStatus {
     public static let decode: Int32 = -26275
     /// `errSecMissingEntitlement`: an access group the caller's entitlements do not name.
     public static let missingEntitlement: Int32 = -34018
+    /// `errSecDiskFull`: the team's keychain holds as much as the simulated device keeps
+    /// (items per team, bytes per team).
+    public static let diskFull: Int32 = -34
 
     /// The generic-password class, `kSecClassGenericPassword`'s value.
     public static let genericPasswordClass = "genp"

@@ -59,7 +59,7 @@ struct AppGroupTeamTests {
         #expect(sample.keychainAccessGroups.contains(Self.sampleGroup))
         // The sample's app saves a token in its App Group's keychain group, as the sample's extensions would find it.
         let access = try device.keychainAccess(team: sample.team, groups: sample.keychainAccessGroups)
-        let saved = try device.changeKeychain {
+        let saved = try device.changeKeychain(for: access) {
             $0.add(KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass,
                                      attributes: KeychainAttributes(service: "com.example.testhelper.token", account: "helper",
                                                                     accessGroup: Self.sampleGroup),

@@ -27,7 +27,7 @@ struct KeychainSeedTests {
         let device = SimulatedDevice(state: StateDirectory(url: directory.url.appendingPathComponent("state")))
         // The other issuer's session, as its own app added it.
         let other = KeychainAccess(team: "OTHER12345", groups: [Self.otherGroup])
-        let added = try device.changeKeychain {
+        let added = try device.changeKeychain(for: other) {
             $0.add(KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass,
                                      attributes: KeychainAttributes(service: "session", account: "ada"),
                                      data: Data("theirs".utf8), returning: KeychainReturn()), access: other)

@@ -23,14 +23,14 @@ struct KeychainServiceTests {
         try #require(try await services.respond(to: request(method, params: params, groups: groups)) as? KeychainResult)
     }
 
-    @Test("add writes keychain.json; copyMatching reads it back across devices sharing the state directory")
+    @Test("add writes the team's keychain file; copyMatching reads it back across devices sharing the state directory")
     func addAndRead() async throws {
         let state = StateDirectory(url: TemporaryDirectory.uniqueURL(prefix: "wallet-host-keychain"))
         let services = DeviceServices(device: SimulatedDevice(state: state))
         let added = try await Self.answer(services, WireMethod.keychainAdd,
                                           #"{"attributes":{"account":"jane","service":"bank"},"data":"czNjcmV0","itemClass":"genp","returning":{"attributes":false,"data":false}}"#)
         #expect(added == .success())
-        #expect(FileManager.default.fileExists(atPath: state.keychainURL.path))
+        #expect(FileManager.default.fileExists(atPath: try state.keychainURL(team: "com.example.bank").path))
 
         let again = DeviceServices(device: SimulatedDevice(state: state))
         let found = try await Self.answer(again, WireMethod.keychainCopyMatching,
@@ -72,7 +72,7 @@ struct KeychainServiceTests {
     }
 }
 
-/// Reads of keychain.json come from memory only while the file is the same one.
+/// Reads of a team's keychain file come from memory only while the file is the same one.
 @Suite("Keychain file reads")
 struct KeychainFileReadTests {
     static func item(_ account: String) -> KeychainItemRecord {
@@ -85,21 +85,22 @@ struct KeychainFileReadTests {
         let device = SimulatedDevice(state: state)
         let access = KeychainAccess(team: "com.example.bank", groups: ["group.bank"])
         #expect(try device.keychainItems().isEmpty)
-        _ = try SimulatedDevice(state: StateDirectory(url: state.url)).changeKeychain {
+        _ = try SimulatedDevice(state: StateDirectory(url: state.url)).changeKeychain(for: access) {
             $0.add(KeychainAddParams(itemClass: "genp", attributes: KeychainAttributes(account: "a"), data: nil), access: access)
         }
         #expect(try device.keychainItems().map(\.account) == ["a"])
         #expect(try device.keychainItems().map(\.account) == ["a"], "a second read of the same file")
 
         // Written over in place by something that is not the host (no rename, same inode).
+        let file = try state.keychainURL(team: "com.example.bank")
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode([Self.item("b")]).write(to: state.keychainURL)
+        try encoder.encode([Self.item("b")]).write(to: file)
         #expect(try device.keychainItems().map(\.account) == ["b"])
 
-        try FileManager.default.removeItem(at: state.keychainURL)
+        try FileManager.default.removeItem(at: file)
         #expect(try device.keychainItems().isEmpty)
-        try Data("[".utf8).write(to: state.keychainURL)
+        try Data("[".utf8).write(to: file)
         #expect(throws: StateError.self) { try device.keychainItems() }
     }
 }

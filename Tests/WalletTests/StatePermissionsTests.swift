@@ -19,7 +19,7 @@ struct StatePermissionsTests {
     private func writeEverything() throws {
         let device = SimulatedDevice(state: state)
         let access = KeychainAccess(team: "com.example.issuer", groups: ["com.example.issuer"])
-        _ = try device.changeKeychain {
+        _ = try device.changeKeychain(for: access) {
             $0.add(KeychainAddParams(itemClass: KeychainStatus.genericPasswordClass, attributes: KeychainAttributes(account: "jane"),
                                      data: Data("s3cret".utf8)), access: access)
         }
@@ -33,7 +33,7 @@ struct StatePermissionsTests {
     private func expectPrivate(stateMode: Int = 0o700) throws {
         #expect(try mode(state.url) == stateMode)
         #expect(try mode(state.logsURL) == 0o700)
-        for file in [state.keychainURL, state.passesURL, state.appGroupOwnersURL, state.url.appendingPathComponent(".lock"),
+        for file in [try state.keychainURL(team: "com.example.issuer"), state.passesURL, state.appGroupOwnersURL, state.url.appendingPathComponent(".lock"),
                      state.logsURL.appendingPathComponent("events.jsonl"),
                      state.logsURL.appendingPathComponent("com.example.issuer.WNonUIExt.log")] {
             #expect(try mode(file) == 0o600, "\(file.lastPathComponent)")
@@ -51,8 +51,9 @@ struct StatePermissionsTests {
     func looseDirectoryIsTightened() throws {
         defer { try? FileManager.default.removeItem(at: state.url) }
         try FileManager.default.createDirectory(at: state.logsURL, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: state.keychainDirectoryURL, withIntermediateDirectories: true)
         let loose: [(URL, String)] = [
-            (state.keychainURL, "[]"), (state.passesURL, "[]"), (state.url.appendingPathComponent(".lock"), ""),
+            (try state.keychainURL(team: "com.example.issuer"), "[]"), (state.passesURL, "[]"), (state.url.appendingPathComponent(".lock"), ""),
             (state.logsURL.appendingPathComponent("events.jsonl"), ""),
             (state.logsURL.appendingPathComponent("com.example.issuer.WNonUIExt.log"), ""),
         ]

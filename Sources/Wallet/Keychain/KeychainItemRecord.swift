@@ -1,7 +1,7 @@
 import Foundation
 import WalletWire
 
-/// A generic password in the simulated device's keychain, as `keychain.json` keeps it.
+/// A generic password in the simulated device's keychain, as its team's file (`keychain/<team>.json`) keeps it.
 ///
 /// Its identity is Apple's composite primary key for the class (access group, service and
 /// account) within its team: no two items of one team share all three.

@@ -10,9 +10,12 @@ import WalletWire
 /// operation leaves the items as they were.
 public struct KeychainStore: Sendable, Hashable {
     public private(set) var items: [KeychainItemRecord]
+    /// What one team may keep; an add or update past it is refused.
+    public var limits: KeychainLimits
 
-    public init(items: [KeychainItemRecord] = []) {
+    public init(items: [KeychainItemRecord] = [], limits: KeychainLimits = .standard) {
         self.items = items
+        self.limits = limits
     }
 
     /// `SecItemAdd`: a new item in the named group, else in the caller's default group.
@@ -30,6 +33,9 @@ public struct KeychainStore: Sendable, Hashable {
                                       data: params.data ?? Data(), createdAt: now)
         if items.contains(where: { access.owns($0) && $0.primaryKey == item.primaryKey }) {
             return .failure(KeychainStatus.duplicateItem)
+        }
+        if let refusal = limits.refusal(for: item) ?? limits.refusal(forTeam: access.team, items: items.filter(access.owns) + [item]) {
+            return refusal
         }
         items.append(item)
         let returned = params.returning == .nothing ? [] : [item.value(params.returning)]
@@ -68,6 +74,15 @@ public struct KeychainStore: Sendable, Hashable {
         for item in changed where access.owns(item) && !keys.insert(item.primaryKey).inserted {
             return .failure(KeychainStatus.duplicateItem,
                             "the change would give two items service \"\(item.service)\" and account \"\(item.account)\" in the access group \"\(item.accessGroup)\"")
+        }
+        for index in matching {
+            if let refusal = limits.refusal(for: changed[index]) { return refusal }
+        }
+        // Only a change that makes the team's items larger can take them past the per-team bound.
+        let before = items.filter(access.owns), after = changed.filter(access.owns)
+        if after.reduce(0, { $0 + $1.storedBytes }) > before.reduce(0, { $0 + $1.storedBytes }),
+           let refusal = limits.refusal(forTeam: access.team, items: after, countingItems: false) {
+            return refusal
         }
         items = changed
         return .success()

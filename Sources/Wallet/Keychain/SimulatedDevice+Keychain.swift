@@ -1,58 +1,116 @@
 import Foundation
 import WalletWire
 
+// The keychain on disk: `keychain/<team>.json` per team (``StateDirectory/keychainURL(team:)``),
+// and the single `keychain.json` of older hosts (``StateDirectory/keychainURL``), read until each
+// team's first write moves its items out of it.
+
 extension SimulatedDevice {
-    /// Every item in the device's keychain (`keychain.json`), of every access group.
-    /// - Throws: ``StateError`` naming the file when it exists but cannot be read.
+    /// Every item in the device's keychain, of every team and access group.
+    /// - Throws: ``StateError`` naming a file when it exists but cannot be read.
     public func keychainItems() throws -> [KeychainItemRecord] {
-        try StateFileCache.shared.value(at: state.keychainURL) {
-            try state.read([KeychainItemRecord].self, from: state.keychainURL, empty: [])
+        var items = try legacyKeychainItems()
+        for file in try teamKeychainFiles() {
+            let teamItems = try cachedItems(file)
+            let keys = Set(teamItems.map { [$0.team ?? ""] + $0.primaryKey })
+            // An item a team's first write moved into its file, still in keychain.json: once.
+            items.removeAll { item in item.team.map { keys.contains([$0] + item.primaryKey) } ?? false }
+            items += teamItems
         }
+        return items
     }
 
-    /// Runs a keychain operation that only reads.
-    /// - Throws: ``StateError`` naming the file when it exists but cannot be read.
-    public func readKeychain(_ operation: (KeychainStore) -> KeychainResult) throws -> KeychainResult {
-        operation(KeychainStore(items: try keychainItems()))
+    /// Runs a keychain operation that only reads, over the items of `access`'s team.
+    /// - Throws: ``StateError`` naming a file when it exists but cannot be read.
+    public func readKeychain(for access: KeychainAccess, _ operation: (KeychainStore) -> KeychainResult) throws -> KeychainResult {
+        operation(KeychainStore(items: try items(of: access)))
     }
 
-    /// Runs a keychain operation that may change items, under the state directory's lock, and
-    /// writes `keychain.json` atomically when it succeeded.
-    /// - Throws: ``StateError`` naming the file when it cannot be read or written; a failed
-    ///   write leaves the old file intact.
-    public func changeKeychain(_ operation: (inout KeychainStore) -> KeychainResult) throws -> KeychainResult {
+    /// Runs a keychain operation that may change items, over the items of `access`'s team only,
+    /// under the team's own lock, and writes the team's file atomically. The team's items in an
+    /// older host's `keychain.json` move into its file then.
+    /// - Throws: ``StateError`` naming a file when it cannot be read or written; a failed write
+    ///   leaves the old file intact.
+    public func changeKeychain(for access: KeychainAccess, _ operation: (inout KeychainStore) -> KeychainResult) throws -> KeychainResult {
         var result = KeychainResult.failure(KeychainStatus.param)
-        try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { items in
-            var store = KeychainStore(items: items)
+        let file = try state.keychainURL(team: access.team)
+        let inherited = try legacyKeychainItems().filter(access.owns)
+        try state.update([KeychainItemRecord].self, in: file, empty: [], lock: try state.keychainLockURL(team: access.team)) { items in
+            var store = KeychainStore(items: Self.merged(items, inherited))
             result = operation(&store)
-            items = store.items
+            items = store.items.map { item in
+                var item = item
+                item.team = access.team
+                return item
+            }
+        }
+        if !inherited.isEmpty {
+            try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { $0.removeAll(where: access.owns) }
         }
         return result
     }
-}
 
-extension SimulatedDevice {
-    /// Removes every item, of any access group, that has all the attributes `query` gives.
+    /// Removes every item, of any team and access group, that has all the attributes `query` gives.
     /// - Returns: How many went.
-    /// - Throws: ``StateError`` naming `keychain.json` when it cannot be read or written.
+    /// - Throws: ``StateError`` naming a file when it cannot be read or written.
     @discardableResult
     public func removeKeychainItems(matching query: KeychainAttributes) throws -> Int {
         var removed = 0
-        try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { items in
-            let before = items.count
-            items.removeAll { $0.matches(query) }
-            removed = before - items.count
+        let legacy = state.keychainURL
+        for file in [legacy] + (try teamKeychainFiles()) {
+            // A file of older hosts may list items of several teams: it is written under the directory's lock.
+            let lock = file == legacy ? nil : file.deletingLastPathComponent().appendingPathComponent("." + file.deletingPathExtension().lastPathComponent + ".lock")
+            try state.update([KeychainItemRecord].self, in: file, empty: [], lock: lock) { items in
+                let before = items.count
+                items.removeAll { $0.matches(query) }
+                removed += before - items.count
+            }
         }
         return removed
     }
-}
 
-extension SimulatedDevice {
     /// The keychain as a bundle of `team` with `groups` sees it, with the App Groups the team
     /// owns on this device (for items written before teams).
     /// - Throws: ``StateError`` naming `app-group-owners.json` when it exists but cannot be read.
     public func keychainAccess(team: String, groups: [String]) throws -> KeychainAccess {
         let owned = try state.appGroupOwners().filter { $0.value == team }.keys
         return KeychainAccess(team: team, groups: groups, ownedAppGroups: Set(owned))
+    }
+
+    // Files
+
+    /// `access`'s team's items: its file's, and its items still in `keychain.json`.
+    private func items(of access: KeychainAccess) throws -> [KeychainItemRecord] {
+        Self.merged(try cachedItems(try state.keychainURL(team: access.team)), try legacyKeychainItems().filter(access.owns))
+    }
+
+    /// `own` and those of `inherited` that none of `own` has the key of (a move that stopped halfway).
+    private static func merged(_ own: [KeychainItemRecord], _ inherited: [KeychainItemRecord]) -> [KeychainItemRecord] {
+        let keys = Set(own.map(\.primaryKey))
+        return own + inherited.filter { !keys.contains($0.primaryKey) }
+    }
+
+    private func legacyKeychainItems() throws -> [KeychainItemRecord] {
+        try cachedItems(state.keychainURL)
+    }
+
+    private func cachedItems(_ file: URL) throws -> [KeychainItemRecord] {
+        try StateFileCache.shared.value(at: file) {
+            try state.read([KeychainItemRecord].self, from: file, empty: [])
+        }
+    }
+
+    /// The team files in `keychain/`, in name order.
+    private func teamKeychainFiles() throws -> [URL] {
+        let directory = state.keychainDirectoryURL
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return []
+        } catch {
+            throw StateError("cannot read the keychain \(directory.path): \(StateDirectory.reason(error))")
+        }
+        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.sorted().map { directory.appendingPathComponent($0) }
     }
 }
