@@ -30,6 +30,7 @@ enum HelperMode: Equatable {
     case churnKilobytes(Int)
     case keychainWrite(token: String, accessGroup: String?)
     case keychainRead
+    case passLibrary
 
     /// The file the host's working directory (the `.appex`) may hold.
     static let fileName = "TestHelperMode"
@@ -88,6 +89,7 @@ enum HelperMode: Equatable {
             guard words.count > 1 else { throw HelperModeError(text: text, reason: "keychain-write needs a token") }
             self = .keychainWrite(token: words[1], accessGroup: words.count > 2 ? words[2] : nil)
         case "keychain-read": self = .keychainRead
+        case "pass-library": self = .passLibrary
         default: throw HelperModeError(text: text, reason: "unknown mode \(name)")
         }
     }

@@ -106,6 +106,9 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
             let (status, token) = HelperKeychain.load()
             return [PKLabeledValue(label: "keychainStatus", value: String(status))]
                 + (token.map { [PKLabeledValue(label: "keychainToken", value: $0)] } ?? [])
+        case .passLibrary:
+            let accounts = PKPassLibrary().passes(of: .secureElement).compactMap { $0.secureElementPass?.primaryAccountIdentifier }
+            return [PKLabeledValue(label: "passes", value: accounts.sorted().joined(separator: ","))]
         default:
             return []
         }

@@ -35,6 +35,7 @@
 /// | `wrong-shape` | status answers `{"passEntriesAvailable":"yes","remotePassEntriesAvailable":1,"requiresAuthentication":null}`, written raw. |
 /// | `keychain-write TOKEN [GROUP]` | passEntries and remotePassEntries save TOKEN as a generic password (SecItemDelete, then SecItemAdd; in GROUP, else the default access group) and add `keychainStatus` (SecItemAdd's OSStatus) to the entry's cardDetails. |
 /// | `keychain-read` | passEntries and remotePassEntries read the token back (SecItemCopyMatching) and add `keychainStatus` and, when found, `keychainToken` to the cardDetails. |
+/// | `pass-library` | passEntries and remotePassEntries add `passes`: the primary account identifiers of the secure-element passes PKPassLibrary gives it, sorted, comma-separated. |
 ///
 /// Without WALLET_EXTENSION_PROTOCOL in the environment it prints the SDK's note and exits 2.
 import WalletExtensionKit

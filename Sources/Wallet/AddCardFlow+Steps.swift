@@ -132,7 +132,7 @@ extension AddCardFlow {
                 let configuration = entry.addRequestConfiguration
                 let pass = PassRecord(primaryAccountIdentifier: configuration.primaryAccountIdentifier ?? entry.identifier,
                                       primaryAccountNumberSuffix: configuration.primaryAccountSuffix ?? "",
-                                      device: kind, issuer: app.bundleIdentifier)
+                                      device: kind, issuer: app.bundleIdentifier, team: app.team)
                 do {
                     try device.addPass(pass)
                     outcome.added = true

@@ -6,7 +6,9 @@ import WalletWire
 /// watch pairing and the keychain for every extension; `ui.*` (UI point only) through a user agent, when one is set.
 ///
 /// As on iOS, where an app sees only the secure-element passes associated with it, the pass
-/// library answers each extension with its own issuer's passes: those its containing app added.
+/// library answers each extension with its own issuer's passes: those its containing app added,
+/// and only when the extension is of the team that added them (as App Groups and keychain items
+/// belong to a team), so a bundle of another team naming the issuer's identifier sees none.
 public struct DeviceServices: HostServiceProvider {
     public let device: SimulatedDevice
     public let userAgent: (any UserAgent)?
@@ -48,10 +50,12 @@ public struct DeviceServices: HostServiceProvider {
         }
     }
 
-    /// Whether the extension that made the request may see the pass: its issuer is the
-    /// extension's containing app. An extension loaded on its own has no known app; iOS requires
-    /// an extension's identifier to start with its app's and a dot, so that stands in for it.
+    /// Whether the extension that made the request may see the pass: it is of the pass's team
+    /// (``PassRecord/owningTeam``, ``ServiceRequest/team``), and the pass's issuer is its
+    /// containing app. An extension loaded on its own has no known app; iOS requires an
+    /// extension's identifier to start with its app's and a dot, so that stands in for it.
     static func belongs(_ pass: PassRecord, to request: ServiceRequest) -> Bool {
+        guard pass.owningTeam == request.team else { return false }
         if let app = request.containingAppBundleIdentifier {
             return pass.issuer == app
         }

@@ -20,6 +20,11 @@ struct StateCommands {
                       extension sees only its own issuer's passes in passLibrary.passes, so a pass meant to be \
                       seen by an issuer's status needs its --issuer.
                       """),
+                  .valued("team", "TEAM", help: """
+                      add: the issuer app's team recorded with the pass (default: the --issuer identifier, an \
+                      unsigned app's team). Only that team's extensions see the pass, so a pass of a signed app \
+                      needs its team identifier.
+                      """),
                   .valued("suffix", "DIGITS", help: """
                       add: the primary account number suffix, the card number's last 4 or 5 digits (default 0000).
                       """),
@@ -70,7 +75,8 @@ struct StateCommands {
             guard parsed.positionals.count == 2 else { throw UsageError("passes add needs a PRIMARY_ACCOUNT_ID") }
             let pass = try await device.addPass(PassRecord(primaryAccountIdentifier: parsed.positionals[1],
                                                            primaryAccountNumberSuffix: suffix,
-                                                           device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual"))
+                                                           device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual",
+                                                           team: parsed.value("team")))
             print(parsed.has("json") ? try JSONOutput.encode(pass) : "added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
         case "remove":
             guard parsed.positionals.count == 2 else { throw UsageError("passes remove needs a PRIMARY_ACCOUNT_ID") }

@@ -14,12 +14,15 @@ public enum DaemonAPI {
         public var primaryAccountNumberSuffix: String?
         public var device: DeviceKind?
         public var issuer: String?
+        /// The issuer app's team (default: the issuer identifier, an unsigned app's team).
+        public var team: String?
         public init(primaryAccountIdentifier: String, primaryAccountNumberSuffix: String? = nil, device: DeviceKind? = nil,
-                    issuer: String? = nil) {
+                    issuer: String? = nil, team: String? = nil) {
             self.primaryAccountIdentifier = primaryAccountIdentifier
             self.primaryAccountNumberSuffix = primaryAccountNumberSuffix
             self.device = device
             self.issuer = issuer
+            self.team = team
         }
     }
 

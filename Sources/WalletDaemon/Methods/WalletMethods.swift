@@ -41,7 +41,7 @@ public struct WalletMethods: Sendable {
             let params = try call.params(DaemonAPI.PassParams.self)
             let pass = PassRecord(primaryAccountIdentifier: params.primaryAccountIdentifier,
                                   primaryAccountNumberSuffix: params.primaryAccountNumberSuffix ?? "0000",
-                                  device: params.device ?? .iphone, issuer: params.issuer ?? "manual")
+                                  device: params.device ?? .iphone, issuer: params.issuer ?? "manual", team: params.team)
             try device.addPass(pass)
             return pass
         }

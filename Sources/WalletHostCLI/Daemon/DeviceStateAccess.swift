@@ -57,7 +57,7 @@ struct DaemonDeviceState: DeviceStateAccess {
         try await DaemonRoute.call(client, "passes.add",
                                    DaemonAPI.PassParams(primaryAccountIdentifier: pass.primaryAccountIdentifier,
                                                         primaryAccountNumberSuffix: pass.primaryAccountNumberSuffix,
-                                                        device: pass.device, issuer: pass.issuer), as: PassRecord.self)
+                                                        device: pass.device, issuer: pass.issuer, team: pass.team), as: PassRecord.self)
     }
 
     func removePass(primaryAccountIdentifier: String, device: DeviceKind?) async throws -> Int {
