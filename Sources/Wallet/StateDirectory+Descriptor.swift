@@ -21,6 +21,13 @@ extension StateDirectory {
         return try body(fd)
     }
 
+    /// Checks the state directory as every operation does, without making it.
+    /// - Returns: Whether it exists.
+    /// - Throws: ``StateError`` naming it when it would be refused or cannot be opened.
+    public func check() throws -> Bool {
+        try withDirectory(creating: false) { $0 != nil }
+    }
+
     private func openDirectory(creating: Bool) throws -> Int32? {
         let path = url.standardizedFileURL.path
         if creating { try makeDirectory(path) }
@@ -55,21 +62,25 @@ extension StateDirectory {
 
     /// Makes the state directory mode 0700 (its parents as usual) unless something is there.
     private func makeDirectory(_ path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw StateError("cannot create the state directory \(path): \(Self.reason(error))")
+        var made = mkdir(path, Self.directoryMode) == 0
+        var code = errno
+        if !made, code == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw StateError("cannot create the state directory \(path): \(Self.reason(error))")
+            }
+            made = mkdir(path, Self.directoryMode) == 0
+            code = errno
         }
-        if mkdir(path, Self.directoryMode) != 0 {
-            let code = errno
-            var status = stat()
-            guard code == EEXIST, stat(path, &status) == 0 else {
-                throw StateError("cannot create the state directory \(path): \(Self.errnoReason(code))")
-            }
-            guard status.st_mode & S_IFMT == S_IFDIR else {
-                throw StateError("cannot create the state directory \(path): a file is in the way")
-            }
+        guard !made else { return }
+        var status = stat()
+        guard code == EEXIST, stat(path, &status) == 0 else {
+            throw StateError("cannot create the state directory \(path): \(Self.errnoReason(code))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw StateError("cannot create the state directory \(path): a file is in the way")
         }
     }
 
@@ -103,7 +114,7 @@ extension StateDirectory {
             if isLast { return nil }
             guard status.st_mode & S_IFMT == S_IFDIR else { return nil }
             let mode = status.st_mode & 0o7777
-            let described = "mode \(String(mode, radix: 8)), owner \(UserName.describe(owner))"
+            var described: String { "mode \(String(mode, radix: 8)), owner \(UserName.describe(owner))" }
             if owner != 0, owner != user {
                 return "\(prefix) on its path belongs to \(UserName.describe(owner)), another user, who could replace the state directory "
                     + "(\(described)); use a state directory whose path only root and you control"

@@ -27,7 +27,7 @@ extension StateDirectory {
     /// 0600 all the same.
     static func ownershipProblem(of status: stat) -> String? {
         let mode = status.st_mode & 0o7777
-        let described = "mode \(String(mode, radix: 8).leftPadded(to: 4)), owner \(UserName.describe(status.st_uid))"
+        var described: String { "mode \(String(mode, radix: 8).leftPadded(to: 4)), owner \(UserName.describe(status.st_uid))" }
         if status.st_uid != geteuid() {
             return "it belongs to \(UserName.describe(status.st_uid)), not to this host's user \(UserName.describe(geteuid())) (\(described)); "
                 + "use a state directory of your own, or give it to this user (chown)"

@@ -26,7 +26,7 @@ struct DoctorCommandTests {
     @Test func eachCapabilityIsOneLineWithItsVerdictAndTheFix() throws {
         let run = try WalletHostCommand.run(["doctor"])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
-        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3"]
+        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state"]
         #expect(lines.count == capabilities.count + 1, "\(run.standardOutput)")
         for (line, capability) in zip(lines, capabilities) {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -114,5 +114,18 @@ struct DoctorCommandTests {
            FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/cgroup.procs") {
             #expect(Self.verdict(asRoot) == "ok", "\(String(describing: asRoot))")
         }
+    }
+
+    /// Issue 31, breaks 3 and 14: a state directory others may write to is refused by every command; doctor says so.
+    @Test func aStateDirectoryOthersMayWriteToIsAProblem() throws {
+        let shared = try TemporaryDirectory(prefix: "wallet-host-doctor-state")
+        defer { shared.remove() }
+        #expect(chmod(shared.url.path, 0o1777) == 0)
+        let refused = try findings(launcher: ["/usr/bin/env", "WALLET_HOST_STATE=\(shared.url.path)"])
+        #expect(Self.verdict(refused.byName["state"]) == "problem")
+        #expect((refused.byName["state"]?["detail"] as? String)?.contains("refusing the state directory \(shared.url.path)") == true)
+        #expect(refused.status == 1)
+        let fresh = try findings(launcher: ["/usr/bin/env", "WALLET_HOST_STATE=\(shared.url.path)/new"])
+        #expect(Self.verdict(fresh.byName["state"]) == "ok", "\(String(describing: fresh.byName["state"]))")
     }
 }
