@@ -87,6 +87,8 @@ struct KeychainBoundsTests {
         let other = try decoder.decode([KeychainItemRecord].self, from: Data(contentsOf: try state.keychainURL(team: "com.example.other")))
         #expect(bank.map(\.account) == ["alice"])
         #expect(other.map(\.account) == ["mallory"])
+        #expect(try services.device.removeKeychainItems(matching: KeychainAttributes(account: "mallory")) == 1)
+        #expect(try services.device.keychainItems().map(\.account) == ["alice"])
         #expect(!FileManager.default.fileExists(atPath: state.keychainURL.path), "no shared keychain.json is written")
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 import WalletWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The keychain on disk: `keychain/<team>.json` per team (``StateDirectory/keychainURL(team:)``),
 // and the single `keychain.json` of older hosts (``StateDirectory/keychainURL``), read until each
@@ -57,7 +60,10 @@ extension SimulatedDevice {
     public func removeKeychainItems(matching query: KeychainAttributes) throws -> Int {
         var removed = 0
         let legacy = state.keychainURL
-        for file in [legacy] + (try teamKeychainFiles()) {
+        // An older host's file only when there is one: removing makes none.
+        var status = stat()
+        let files = (lstat(legacy.path, &status) == 0 ? [legacy] : []) + (try teamKeychainFiles())
+        for file in files {
             // A file of older hosts may list items of several teams: it is written under the directory's lock.
             let lock = file == legacy ? nil : file.deletingLastPathComponent().appendingPathComponent("." + file.deletingPathExtension().lastPathComponent + ".lock")
             try state.update([KeychainItemRecord].self, in: file, empty: [], lock: lock) { items in
