@@ -39,4 +39,18 @@ struct StateDirectoryLinkCommandTests {
         #expect(run.standardError.contains("refusing the state directory \(state.path): it belongs to uid 1000"), "\(run.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
     }
+
+    @Test("a host that is not root (nobody) refuses a state directory of root's, naming the owner",
+          .enabled(if: geteuid() == 0 && RunAsNobody.isPossible, "runs wallet-host as nobody from root"))
+    func unprivilegedHostRefusesRootsDirectory() throws {
+        let scratch = try TemporaryDirectory(prefix: "wallet-host-state-link")
+        defer { scratch.remove() }
+        let state = scratch.url.appendingPathComponent("state")
+        #expect(mkdir(state.path, 0o755) == 0)
+        let run = try WalletHostCommand.run(["passes", "list", "--state", state.path], launcher: RunAsNobody.setpriv)
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("refusing the state directory \(state.path): it belongs to uid 0 (root), "
+                                           + "not to this host's user uid 65534"), "\(run.standardError)")
+    }
 }
+
