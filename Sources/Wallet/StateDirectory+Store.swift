@@ -49,16 +49,39 @@ extension StateDirectory {
     /// - Throws: ``StateError`` naming the file on any failure; the old contents stay intact.
     public func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value, lock: URL? = nil,
                                        _ change: (inout Value) throws -> Void) throws {
+        try update(type, in: file, empty: empty, locking: lock.map { .file($0) } ?? .directory, change)
+    }
+
+    /// Which lock a write takes.
+    enum WriteLock {
+        /// The directory's `.lock`.
+        case directory
+        /// A lock file of the file's own.
+        case file(URL)
+        /// A lock of the file's own that the caller holds already (``withLock(_:_:)``).
+        case held
+    }
+
+    /// ``update(_:in:empty:lock:_:)`` with the lock to take, or none when the caller holds the file's own.
+    func update<Value: Codable>(_ type: Value.Type, in file: URL, empty: Value, locking: WriteLock,
+                                _ change: (inout Value) throws -> Void) throws {
         try withDirectory(creating: true) { root in
             let root = root!
             guard let (directory, name) = try openParent(of: file, in: root, creating: true) else {
                 throw StateError("cannot write \(role(of: file)) \(file.path): its directory cannot be made")
             }
             defer { close(directory) }
-            try withExclusiveLock(root, lock.map(relativePath) ?? lockURL.lastPathComponent) {
+            let locked: (() throws -> Void) throws -> Void = { body in
+                switch locking {
+                case .directory: try withExclusiveLock(root, lockURL.lastPathComponent, body)
+                case .file(let lock): try withExclusiveLock(root, relativePath(lock), body)
+                case .held: try body()
+                }
+            }
+            try locked {
                 // Under the directory's lock every write of the directory waits: any temporary
                 // file is stale. Under a file's own lock, only that file's are.
-                removeStaleTemporaryFiles(in: directory, of: lock == nil ? nil : name)
+                removeStaleTemporaryFiles(in: directory, of: { if case .directory = locking { return nil } else { return name } }())
                 var value = try read(type, named: name, in: directory, file: file, empty: empty)
                 try change(&value)
                 let encoder = JSONEncoder()
@@ -72,6 +95,20 @@ extension StateDirectory {
                 }
                 try writeAtomically(data, named: name, in: directory, file: file)
             }
+        }
+    }
+
+    /// Runs `body` holding the lock file `lock` (below the state directory, made when missing,
+    /// with the directories on its way), for writes made with ``WriteLock/held``.
+    /// - Throws: ``StateError`` naming the lock or the state directory.
+    func withLock<T>(_ lock: URL, _ body: () throws -> T) throws -> T {
+        try withDirectory(creating: true) { root in
+            let root = root!
+            guard let (directory, _) = try openParent(of: lock, in: root, creating: true) else {
+                throw StateError("cannot lock \(lock.path): its directory cannot be made")
+            }
+            close(directory)
+            return try withExclusiveLock(root, relativePath(lock), body)
         }
     }
 

@@ -37,18 +37,25 @@ extension SimulatedDevice {
     public func changeKeychain(for access: KeychainAccess, _ operation: (inout KeychainStore) -> KeychainResult) throws -> KeychainResult {
         var result = KeychainResult.failure(KeychainStatus.param)
         let file = try state.keychainURL(team: access.team)
-        let inherited = try legacyKeychainItems().filter(access.owns)
-        try state.update([KeychainItemRecord].self, in: file, empty: [], lock: try state.keychainLockURL(team: access.team)) { items in
-            var store = KeychainStore(items: Self.merged(items, inherited))
-            result = operation(&store)
-            items = store.items.map { item in
-                var item = item
-                item.team = access.team
-                return item
+        // The move out of keychain.json is made under the team's lock too (then the directory's,
+        // always in that order): a writer of the team that read keychain.json before an item
+        // moved and was deleted would otherwise bring it back.
+        try state.withLock(try state.keychainLockURL(team: access.team)) {
+            let inherited = try legacyKeychainItems().filter(access.owns)
+            try state.update([KeychainItemRecord].self, in: file, empty: [], locking: .held) { items in
+                var store = KeychainStore(items: Self.merged(items, inherited))
+                result = operation(&store)
+                items = store.items.map { item in
+                    var item = item
+                    item.team = access.team
+                    return item
+                }
             }
-        }
-        if !inherited.isEmpty {
-            try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { $0.removeAll(where: access.owns) }
+            // Written to the team's file first: a writer killed in between leaves an item in
+            // both, which ``merged(_:_:)`` counts once, never in neither.
+            if !inherited.isEmpty {
+                try state.update([KeychainItemRecord].self, in: state.keychainURL, empty: []) { $0.removeAll(where: access.owns) }
+            }
         }
         return result
     }
