@@ -6,7 +6,10 @@ import Glibc
 
 /// The simulated device's state directory (DESIGN §10): pass library, device settings and
 /// App Group containers. Every write is atomic (temp file, fsync, rename) and made under an
-/// exclusive `flock`, so several host processes can share one directory without losing a write.
+/// exclusive `flock` (the directory's `.lock`, or one team's keychain lock), so several host
+/// processes can share one directory without losing a write. Every path in it is opened beneath
+/// the directory's descriptor without following a link, after the directory was checked as ssh's
+/// StrictModes checks (``withDirectory(creating:_:)``).
 ///
 /// It holds secrets (the keychain, issuers' tokens): the directory is made mode 0700 and every
 /// state file 0600. A directory the host did not make keeps its mode: one that is not this
