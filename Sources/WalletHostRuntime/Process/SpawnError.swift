@@ -77,7 +77,7 @@ public enum SpawnStage: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .pipe: "pipe"
         case .clone: "clone"
-        case .setpgid: "setpgid"
+        case .setpgid: "setsid"
         case .deathSignal: "prctl(PR_SET_PDEATHSIG)"
         case .parentCheck: "parent check"
         case .setrlimit: "setrlimit"
