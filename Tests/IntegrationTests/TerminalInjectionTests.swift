@@ -172,6 +172,34 @@ struct TerminalInjectionTests {
                               launcher: ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"], user: user)
     }
 
+    @Test("a daemon started at a terminal (serve &) gives its extensions no terminal either",
+          .enabled(if: KernelNamespaces.available, "the kernel refuses the namespaces the sandbox needs"))
+    func daemonStartedAtATerminal() throws {
+        let token = String(UInt32.random(in: 100_000...999_999))
+        let root = try TemporaryDirectory(prefix: "wallet-host-tty-daemon")
+        defer { root.remove() }
+        let appex = try Self.hostileBundle(token: token)
+        defer { try? FileManager.default.removeItem(at: appex.deletingLastPathComponent().deletingLastPathComponent()) }
+        let state = root.url.appendingPathComponent("state")
+        let apps = root.url.appendingPathComponent("apps")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        let host = BuildProducts.walletHost.path
+        // As an operator types it: the daemon in the background of the terminal's shell, then a call through it.
+        let script = """
+            "$0" serve --apps "$1" --state "$2" 2>/dev/null & daemon=$!
+            for attempt in $(seq 200); do [ -S "$2/wallet-host.sock" ] && break; sleep 0.05; done
+            "$0" call "$3" status --state "$2" --deadline status=20s --connect "$2/wallet-host.sock"
+            kill $daemon; wait $daemon
+            """
+        let run = try Self.atTerminal(["/bin/sh", "-c", script, host, apps.path, state.path, appex.path], in: root)
+        #expect(run.output.contains("status FAILED"), "the call did not go through the daemon: \(run.output)")
+        #expect(!run.injected.contains("INJECTED"), "the daemon's extension typed into the terminal: \(run.injected.debugDescription)")
+        #expect(run.injected.isEmpty, "the terminal's input holds \(run.injected.debugDescription)")
+        let report = try Self.report(in: state)
+        #expect(!report.contains("devtty=opened"), "the extension opened /dev/tty: \(report)")
+        #expect(!report.contains("tiocsti=pushed"), "\(report)")
+    }
+
     /// Tries TIOCSTI and TIOCLINUX on fd 0 and says how each went.
     static let inheritedTerminalScript = """
         #!/usr/bin/python3
