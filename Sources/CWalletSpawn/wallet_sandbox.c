@@ -229,12 +229,13 @@ int wh_bind_beneath(const wh_sandbox_path *grant, unsigned long long attributes,
 }
 
 /// A minimal /dev: a tmpfs holding the harmless devices bound from the host and the usual links.
+/// No /dev/tty: the extension has no controlling terminal (its own session), and none of the host's.
 int wh_make_dev(void) {
     char target[wh_path_room];
     if (wh_join(target, wh_new, "/dev") != 0) return -1;
     if (mkdir(target, 0755) != 0) return -1;
     if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0) return -1;
-    static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty" };
+    static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom" };
     for (size_t index = 0; index < sizeof devices / sizeof devices[0]; index++) {
         if (wh_bind(devices[index], MOUNT_ATTR_NOSUID, 1) != 0) return -1;
     }

@@ -89,7 +89,10 @@ static int wh_child(void *argument) {
         (void)syscall(SYS_rt_sigaction, signal_number, default_action, NULL, (size_t)(_NSIG - 1) / 8);
     }
 
-    if (config->new_process_group && setpgid(0, 0) != 0) wh_child_fail(context, wh_spawn_stage_setpgid);
+    // A session of its own, whatever `new_process_group` says: no controlling terminal, so
+    // /dev/tty fails (ENXIO) and the host's terminal is not the child's to push input into with
+    // TIOCSTI or to signal. The new session's process group is the child's own, as setpgid made it.
+    if (setsid() < 0) wh_child_fail(context, wh_spawn_stage_setpgid);
 
     if (config->sandbox != NULL) {
         int stage = wh_spawn_stage_none;

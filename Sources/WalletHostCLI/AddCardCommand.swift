@@ -127,8 +127,8 @@ struct AddCardCommand {
     private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) -> Int32 {
         let unanswered = (userAgent as? UnansweredUserAgent)?.hint(issuer: report.issuer) ?? []
         if json {
-            print((try? JSONOutput.encode(report)) ?? "{}")
-            if !unanswered.isEmpty { FileHandle.standardError.write(Data(unanswered.map { $0 + "\n" }.joined().utf8)) }
+            printJSON((try? JSONOutput.encode(report)) ?? "{}")
+            if !unanswered.isEmpty { StandardError.write(unanswered.map { $0 + "\n" }.joined()) }
         } else {
             unanswered.forEach(printer.line)
             if let scripted = userAgent as? ScriptedUserAgent {

@@ -87,7 +87,7 @@ struct CallCommand {
 
         let deadline = configuration.deadline(for: method, at: descriptor.point)
         if json {
-            print(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
+            printJSON(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
                                   verification: provisioning?.verify(outcome)))
         } else {
             print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
@@ -105,7 +105,7 @@ struct CallCommand {
         if let deadline = configuration.deadlineOverrides[method] { request["deadlineMs"] = .double(deadline.milliseconds) }
         let answer = try await DaemonRoute.call(client, "extension.call", JSONValue.object(request), as: JSONValue.self)
         if json {
-            print(DaemonRoute.compactJSON(answer["report"] ?? .null))
+            printJSON(DaemonRoute.compactJSON(answer["report"] ?? .null))
         } else if case .string(let transcript)? = answer["transcript"] {
             print(transcript)
         }

@@ -74,7 +74,7 @@ struct ConformCommand {
         }
         let passed = reports.allSatisfy(\.passed)
         if json {
-            print(try reports.renderJSON())
+            printJSON(try reports.renderJSON())
         } else {
             summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(\.failureName), printer: printer)
         }
@@ -82,7 +82,7 @@ struct ConformCommand {
             try? FileManager.default.removeItem(at: state.url)
         } else if stateURL == nil {
             // Kept for diagnosis: the event log and each extension's output.
-            FileHandle.standardError.write(Data("conform: event log and extension output kept in \(state.logsURL.path)\n".utf8))
+            StandardError.write("conform: event log and extension output kept in \(state.logsURL.path)\n")
         }
         return passed ? 0 : 1
     }
@@ -108,7 +108,7 @@ struct ConformCommand {
             try ReportFile.write(junit, to: junitURL, report: "JUnit report")
         }
         if json {
-            print(answer.json)
+            printJSON(answer.json)
         } else {
             summarize(extensions: answer.extensions, failed: answer.failed, printer: printer)
         }

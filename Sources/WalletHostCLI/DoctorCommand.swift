@@ -39,7 +39,7 @@ struct DoctorCommand {
     func run() throws -> Int32 {
         let report = Report(DoctorChecks.all())
         if json {
-            print(try JSONOutput.encode(report))
+            printJSON(try JSONOutput.encode(report))
         } else {
             let width = (report.findings.map(\.capability.count).max() ?? 0) + 2
             for finding in report.findings {

@@ -10,6 +10,8 @@ struct ImportCommand {
     let sdk: URL
     let configuration: String?
     let skipBuild: Bool
+    /// `--allow-outside`: files or directories outside the project the import may read.
+    let allowedOutside: [URL]
 
     static let spec = CommandSpec(
         "import",
@@ -32,6 +34,12 @@ struct ImportCommand {
                 (default: the project's default configuration).
                 """),
             .flag("skip-build", help: "Write the package and the seed only: no swift build, no bundles."),
+            .valued("allow-outside", "PATH", repeatable: true, help: """
+                Let the import read PATH (a file, or a directory and everything in it) although it is outside the \
+                project's directory. Without it nothing outside the directory holding the .xcodeproj (and the SDK \
+                checkout) is read: a file the project names there (a resource, a Swift file, an .xcconfig or its \
+                #include, an Info.plist), symbolic links resolved, gets a "not carried" line instead.
+                """),
         ])
 
     /// The checkout this executable was built from: this file is `Sources/WalletHostCLI/ImportCommand.swift` in it.
@@ -49,11 +57,18 @@ struct ImportCommand {
         sdk = parsed.value("sdk").map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.defaultSDK
         configuration = parsed.value("configuration")
         skipBuild = parsed.has("skip-build")
+        var allowed: [URL] = []
+        for path in parsed.values("allow-outside") {
+            guard !path.isEmpty else { throw UsageError("--allow-outside needs a path, not an empty value") }
+            allowed.append(URL(fileURLWithPath: path).standardizedFileURL)
+        }
+        allowedOutside = allowed
     }
 
     func run() throws -> Int32 {
         try checkSDK()
-        let xcodeProject = try ProjectFileReader.read(project)
+        let boundary = ProjectBoundary(projectDirectory: project.deletingLastPathComponent(), sdk: sdk, allowedOutside: allowedOutside)
+        let xcodeProject = try ProjectFileReader.read(project, boundary: boundary)
         let configuration = configuration ?? xcodeProject.defaultConfiguration
         let plan = try ImportPlanner.plan(xcodeProject, configuration: configuration)
         print("read \(project.lastPathComponent) (object version \(xcodeProject.objectVersion), configuration \(configuration))")

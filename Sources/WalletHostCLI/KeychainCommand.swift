@@ -72,7 +72,7 @@ enum KeychainCommand {
         case "list", nil:
             let listings = try device.keychainItems().filter { $0.matches(filter) }.map(Listing.init)
             if parsed.has("json") {
-                print(try JSONOutput.encode(listings))
+                printJSON(try JSONOutput.encode(listings))
             } else {
                 print(listings.isEmpty ? "no keychain items" : listings.map(\.line).joined(separator: "\n"))
             }
@@ -125,7 +125,11 @@ enum KeychainCommand {
             throw CommandFailure("keychain add: \(reason)")
         }
         let group = added.accessGroup ?? ""
-        print(parsed.has("json") ? try JSONOutput.encode(added) : "added service \"\(added.service ?? "")\" account \"\(added.account ?? "")\" to \(group)")
+        if parsed.has("json") {
+            printJSON(try JSONOutput.encode(added))
+        } else {
+            print("added service \"\(added.service ?? "")\" account \"\(added.account ?? "")\" to \(group)")
+        }
         return 0
     }
 }

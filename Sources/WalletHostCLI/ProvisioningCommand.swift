@@ -77,7 +77,7 @@ enum ProvisioningCommand {
         findings += verification.findings
         let passed = !findings.containsErrors
         if json {
-            print(try JSONOutput.encode(VerifyReport(passed: passed, verification: verification, problems: findings.map(\.description))))
+            printJSON(try JSONOutput.encode(VerifyReport(passed: passed, verification: verification, problems: findings.map(\.description))))
         } else {
             for finding in findings { print(finding) }
             print("\(passed ? "✔" : "✘") \(verification.summary)")

@@ -20,7 +20,8 @@ enum StandardOutput {
     /// The `errno` of the first flush that failed in ``line(_:)``, for ``finish()``'s sentence.
     private static let firstFailure = Mutex<Int32?>(nil)
 
-    /// Prints `line` and flushes it now (a transcript is read as it is written).
+    /// Prints `line` (control characters escaped: ``TerminalText``) and flushes it now (a
+    /// transcript is read as it is written).
     static func line(_ line: String) {
         print(line)
         if fflush(stream) != 0 {

@@ -62,7 +62,7 @@ struct StateCommands {
         case "list", nil:
             let passes = try await device.passes().filter { deviceKind == nil || $0.device == deviceKind }
             if parsed.has("json") {
-                print(try JSONOutput.encode(passes))
+                printJSON(try JSONOutput.encode(passes))
             } else if passes.isEmpty {
                 print("no passes")
             } else {
@@ -77,7 +77,11 @@ struct StateCommands {
                                                            primaryAccountNumberSuffix: suffix,
                                                            device: deviceKind ?? .iphone, issuer: parsed.value("issuer") ?? "manual",
                                                            team: parsed.value("team")))
-            print(parsed.has("json") ? try JSONOutput.encode(pass) : "added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
+            if parsed.has("json") {
+                printJSON(try JSONOutput.encode(pass))
+            } else {
+                print("added \(pass.primaryAccountIdentifier) to \(pass.deviceName)")
+            }
         case "remove":
             guard parsed.positionals.count == 2 else { throw UsageError("passes remove needs a PRIMARY_ACCOUNT_ID") }
             let removed = try await device.removePass(primaryAccountIdentifier: parsed.positionals[1], device: deviceKind)
@@ -103,7 +107,7 @@ struct StateCommands {
         }
         let settings = try await device.settings()
         if parsed.has("json") {
-            print(try JSONOutput.encode(settings))
+            printJSON(try JSONOutput.encode(settings))
         } else {
             print("Apple Watch: \(settings.watchPaired ? "paired" : "not paired")")
             print("apps opened: \(settings.launchedApps.isEmpty ? "none" : settings.launchedApps.joined(separator: ", "))")
@@ -118,7 +122,7 @@ struct StateCommands {
         let opened = try await access(parsed, apps: parsed.value("apps") ?? AppsDirectory.defaultPath)
             .openApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
         if parsed.has("json") {
-            print(try JSONOutput.encode(["app": opened.app, "stdout": opened.stdout.joined(separator: "\n"),
+            printJSON(try JSONOutput.encode(["app": opened.app, "stdout": opened.stdout.joined(separator: "\n"),
                                          "milliseconds": String(format: "%.1f", opened.milliseconds)]))
         } else {
             print("opened \(opened.name) (\(String(format: "%.0f", opened.milliseconds)) ms)")

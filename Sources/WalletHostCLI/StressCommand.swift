@@ -164,7 +164,7 @@ struct StressCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = reports.count == 1 ? try encoder.encode(reports[0]) : try encoder.encode(["reports": reports])
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(String(decoding: data, as: UTF8.self))
         } else {
             for report in reports {
                 print(report.renderText(thresholds: report.thresholds))
@@ -177,7 +177,7 @@ struct StressCommand {
         if stateURL == nil && passed {
             try? FileManager.default.removeItem(at: state.url)
         } else if stateURL == nil {
-            FileHandle.standardError.write(Data("stress: event log and extension output kept in \(state.logsURL.path)\n".utf8))
+            StandardError.write("stress: event log and extension output kept in \(state.logsURL.path)\n")
         }
         return passed ? 0 : 1
     }

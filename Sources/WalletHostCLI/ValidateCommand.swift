@@ -60,7 +60,7 @@ struct ValidateCommand {
                 "errors": report.count(of: .error), "warnings": report.count(of: .warning),
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(String(decoding: data, as: UTF8.self))
         } else {
             print(report.render(), terminator: "")
         }

@@ -7,7 +7,7 @@ import Glibc
 // A write to an extension that just died must be an EPIPE error, not the host's death.
 signal(SIGPIPE, SIG_IGN)
 // --sandbox auto where the kernel refuses the sandbox: one warning per run, on stderr.
-SandboxStatus.onWarning { warning in FileHandle.standardError.write(Data("wallet-host: \(warning)\n".utf8)) }
+SandboxStatus.onWarning { warning in StandardError.write("wallet-host: \(warning)\n") }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let commandArguments = Array(arguments.dropFirst())
@@ -69,15 +69,15 @@ do {
         }
     }
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("wallet-host: \(error)\n\n\(command?.usage ?? Commands.usage)\n".utf8))
+    StandardError.write("wallet-host: \(error)\n\n\(command?.usage ?? Commands.usage)\n")
     status = 2
 } catch {
-    FileHandle.standardError.write(Data("wallet-host: \(ErrorMessage.sentence(error))\n".utf8))
+    StandardError.write("wallet-host: \(ErrorMessage.sentence(error))\n")
     status = 1
 }
 // Whatever the command printed must have reached stdout: a report lost there is a failure.
 if let problem = StandardOutput.finish() {
-    FileHandle.standardError.write(Data("wallet-host: \(problem)\n".utf8))
+    StandardError.write("wallet-host: \(problem)\n")
     if status == 0 { status = 1 }
 }
 exit(status)

@@ -7,6 +7,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -21,6 +22,12 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
+#ifndef TIOCSTI
+#define TIOCSTI 0x5412
+#endif
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
 #ifndef SYS_clone3
 #define SYS_clone3 435
 #endif
@@ -30,6 +37,8 @@
                                  CLONE_NEWPID | CLONE_NEWNET)
 
 #define WALLET_ARGUMENT0_LOW offsetof(struct seccomp_data, args[0])
+/// The low 32 bits of the second argument (little-endian): all of an ioctl's request, an unsigned int.
+#define WALLET_ARGUMENT1_LOW offsetof(struct seccomp_data, args[1])
 #define WALLET_DENY(code) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((code) & SECCOMP_RET_DATA))
 #define WALLET_ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 /// If the system call number is `nr`, go on to the next instruction, else skip `skip` of them.
@@ -62,6 +71,14 @@ int wallet_install_syscall_filter(void) {
         // clone3's flags are behind a pointer: ENOSYS, and glibc uses clone instead.
         WALLET_IF_CALL(SYS_clone3, 1),
         WALLET_DENY(ENOSYS),
+        // ioctl TIOCSTI (push input into a terminal) and TIOCLINUX (the console's selection, which
+        // can paste): a terminal descriptor the extension got hold of somehow is not one to type into.
+        WALLET_IF_CALL(SYS_ioctl, 5),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, WALLET_ARGUMENT1_LOW),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX, 0, 1),
+        WALLET_DENY(EPERM),
+        WALLET_ALLOW,
         WALLET_IF_CALL(SYS_setns, 1), WALLET_DENY(EPERM),
         WALLET_IF_CALL(SYS_ptrace, 1), WALLET_DENY(EPERM),
         WALLET_IF_CALL(SYS_keyctl, 1), WALLET_DENY(EPERM),

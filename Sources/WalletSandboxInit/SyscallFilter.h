@@ -10,6 +10,8 @@
 /// - the kernel keyrings (keyctl, add_key, request_key): shared by every process of one user,
 ///   so by every sandboxed extension of a root host;
 /// - mounts of any kind (defence in depth: without a user namespace it has no right to them);
+/// - ioctl TIOCSTI and TIOCLINUX (EPERM): pushing input into a terminal, were one ever reachable (the
+///   extension has its own session, no controlling terminal and no /dev/tty);
 /// - system calls of another ABI (i386 or x32 on x86_64), which would pass around the rules above.
 /// Returns 0, or -1 with errno.
 int wallet_install_syscall_filter(void);

@@ -10,7 +10,7 @@ public enum ImportPlanner {
     /// - Throws: ``ImportError`` when no app embeds a Wallet extension, a manifest cannot be read, or
     ///   a name the import would give a file or a Swift target is not one (naming target and setting).
     public static func plan(_ project: XcodeProject, configuration: String) throws -> ImportPlan {
-        var notCarried: [String] = []
+        var notCarried: [String] = project.unsupported
         var apps: [ImportPlan.App] = []
         var embeddedIdentifiers: Set<String> = []
         // An extension embedded by two apps is planned once and assembled into both.
@@ -61,9 +61,10 @@ public enum ImportPlanner {
                 notCarried.append("target \(target.name): its tests import no Wallet extension module; not carried")
                 continue
             }
-            let settings = try project.buildSettings(for: target, configuration: configuration)
+            var refused: [String] = []
+            let settings = try project.buildSettings(for: target, configuration: configuration, refused: &refused)
             let flags = try named(target) { try SwiftCompilationFlags(settings) }
-            notCarried += (target.unsupported + flags.notCarried).map { "target \(target.name): \($0)" }
+            notCarried += (target.unsupported + refused + flags.notCarried).map { "target \(target.name): \($0)" }
             tests.append(ImportPlan.TestTarget(name: BuildSettings.identifier(target.name), sources: target.swiftSources,
                                                testedModules: imported, swiftLanguageMode: try named(target) { try languageMode(settings) },
                                                compilationConditions: flags.conditions))
@@ -80,7 +81,8 @@ public enum ImportPlanner {
         let point: String?
         do {
             let settings = try project.buildSettings(for: candidate, configuration: configuration)
-            let info = try ManifestBuilder(settings: settings, sourceRoot: project.sourceRoot).infoPlist(targetName: candidate.name)
+            let info = try ManifestBuilder(settings: settings, sourceRoot: project.sourceRoot, boundary: project.boundary)
+                .infoPlist(targetName: candidate.name)
             point = (info["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
         } catch {
             notCarried.append("target \(candidate.name): its Info.plist cannot be read to tell whether it is a Wallet extension (\(error)); skipped")
@@ -104,9 +106,10 @@ public enum ImportPlanner {
     /// One target's bundle: its settings resolved, names checked, manifests built and files listed;
     /// with the lines (naming the target) for what of it is not carried.
     static func bundle(_ target: XcodeTarget, in project: XcodeProject, configuration: String) throws -> (ImportPlan.Bundle, [String]) {
-        let settings = try project.buildSettings(for: target, configuration: configuration)
+        var refused: [String] = []
+        let settings = try project.buildSettings(for: target, configuration: configuration, refused: &refused)
         return try named(target) {
-            let manifests = ManifestBuilder(settings: settings, sourceRoot: project.sourceRoot)
+            let manifests = ManifestBuilder(settings: settings, sourceRoot: project.sourceRoot, boundary: project.boundary)
             let info = try manifests.infoPlist(targetName: target.name)
             let entitlements = try manifests.entitlements(targetName: target.name)
             let extensionInfo = info["NSExtension"] as? [String: Any]
@@ -141,7 +144,7 @@ public enum ImportPlanner {
                 compilationConditions: flags.conditions,
                 usesSwiftUI: target.swiftSources.contains { SourceScan.imports("SwiftUI", in: $0) || SourceScan.imports("Combine", in: $0) },
                 hasEntryPoint: target.swiftSources.contains { $0.lastPathComponent == "main.swift" || SourceScan.declaresMain($0) })
-            return (bundle, (flags.notCarried + resources.notCarried).map { "target \(target.name): \($0)" })
+            return (bundle, (refused + flags.notCarried + resources.notCarried).map { "target \(target.name): \($0)" })
         }
     }
 

@@ -7,6 +7,8 @@ import Foundation
 struct ManifestBuilder {
     let settings: BuildSettings
     let sourceRoot: URL
+    /// An `INFOPLIST_FILE` or `CODE_SIGN_ENTITLEMENTS` outside it is not read (an error naming it).
+    let boundary: ProjectBoundary
 
     /// The bundle's Info.plist, expanded.
     /// - Throws: ``ImportError`` naming an `INFOPLIST_FILE` that cannot be read.
@@ -83,6 +85,9 @@ struct ManifestBuilder {
 
     private func propertyList(at path: String, setting: String, target: String) throws -> [String: Any] {
         let url = url(of: path)
+        if let refusal = boundary.refusal(of: url, what: "\(setting)") {
+            throw ImportError("target \(target): \(refusal)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ImportError("target \(target): \(setting) \(path): no such file (looked at \(url.path))")
         }

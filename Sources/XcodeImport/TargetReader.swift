@@ -5,6 +5,8 @@ import Foundation
 struct TargetReader {
     let table: PBXObjectTable
     let paths: FileReferencePaths
+    /// Files outside it are not read (a line each).
+    let boundary: ProjectBoundary
 
     /// `dstSubfolderSpec` of a Copy Files phase into the bundle's `PlugIns` folder.
     static let plugInsFolder = "13"
@@ -12,10 +14,11 @@ struct TargetReader {
     func target(_ identifier: String) -> XcodeTarget? {
         guard let object = table.object(identifier), table.isa(identifier) == "PBXNativeTarget",
               let name = PBXObjectTable.string(object, "name") else { return nil }
+        let (configurations, _, refused) = ProjectFileReader.buildConfigurations(
+            table, list: PBXObjectTable.string(object, "buildConfigurationList"), paths: paths, boundary: boundary)
         var target = XcodeTarget(identifier: identifier, name: name, productType: PBXObjectTable.string(object, "productType") ?? "",
-                                 configurations: ProjectFileReader.buildConfigurations(
-                                    table, list: PBXObjectTable.string(object, "buildConfigurationList"), paths: paths).0,
-                                 swiftSources: [], resources: [], embeddedTargetIdentifiers: [], dependencyIdentifiers: [], unsupported: [])
+                                 configurations: configurations,
+                                 swiftSources: [], resources: [], embeddedTargetIdentifiers: [], dependencyIdentifiers: [], unsupported: refused)
         target.dependencyIdentifiers = PBXObjectTable.strings(object, "dependencies").compactMap {
             PBXObjectTable.string(table.object($0), "target")
         }
@@ -86,8 +89,15 @@ struct TargetReader {
         add(url: url, asSource: asSource, into: &target)
     }
 
-    /// Files by kind: Swift into the sources, what a bundle holds into the resources, a line for the rest.
+    /// Files by kind: Swift into the sources, what a bundle holds into the resources, a line for the
+    /// rest; a file outside the boundary is neither (a line).
     private func add(url: URL, asSource: Bool, into target: inout XcodeTarget) {
+        let kind = ProjectFileKind(fileName: url.lastPathComponent)
+        if kind == .swift || (!asSource && (kind == .assetCatalog || kind == .resource)),
+           let refusal = boundary.refusal(of: url, what: kind == .swift ? "Swift file" : "Copy Bundle Resources file") {
+            target.unsupported.append(refusal)
+            return
+        }
         switch ProjectFileKind(fileName: url.lastPathComponent) {
         case .swift:
             if !target.swiftSources.contains(url) { target.swiftSources.append(url) }
@@ -107,6 +117,11 @@ struct TargetReader {
     private func readSynchronizedFolders(of object: [String: Any], into target: inout XcodeTarget) {
         let listed = Set(PBXObjectTable.strings(object, "fileSystemSynchronizedGroups"))
         for identifier in table.identifiers(isa: "PBXFileSystemSynchronizedRootGroup") {
+            if listed.contains(identifier), let url = paths.url(of: identifier),
+               let refusal = boundary.refusal(of: url, what: "synchronized folder") {
+                target.unsupported.append(refusal)
+                continue
+            }
             guard let (folder, unread) = synchronizedFolder(identifier) else { continue }
             let isListed = listed.contains(identifier)
             // Only a target that has files of the folder hears of what in it is not read.
@@ -126,6 +141,8 @@ struct TargetReader {
     /// A synchronized folder with its membership exceptions, and the kinds of exception sets it has that are not read.
     private func synchronizedFolder(_ identifier: String) -> (SynchronizedFolder, [String])? {
         guard let url = paths.url(of: identifier) else { return nil }
+        // Its files are listed from disk: a folder outside the boundary is not even listed.
+        guard boundary.admits(url) else { return nil }
         var exceptions: [String: Set<String>] = [:]
         var unread: [String] = []
         for exception in PBXObjectTable.strings(table.object(identifier), "exceptions") {

@@ -10,6 +10,13 @@ extension XcodeProject {
     /// `.xcconfig` and settings, the target's `.xcconfig` and settings.
     /// - Throws: ``ImportError`` when the project has no such configuration or an `.xcconfig` cannot be read.
     public func buildSettings(for target: XcodeTarget, configuration: String) throws -> BuildSettings {
+        var refused: [String] = []
+        return try buildSettings(for: target, configuration: configuration, refused: &refused)
+    }
+
+    /// ``buildSettings(for:configuration:)``, with a line in `refused` for each `#include` of a file
+    /// outside the project's ``boundary`` (not read).
+    public func buildSettings(for target: XcodeTarget, configuration: String, refused: inout [String]) throws -> BuildSettings {
         guard let projectLevel = configurations[configuration] else {
             throw ImportError("\(url.lastPathComponent): no build configuration \"\(configuration)\" "
                 + "(it has \(configurations.keys.sorted().joined(separator: ", ")))")
@@ -18,7 +25,7 @@ extension XcodeProject {
         var levels = [defaults(for: target, configuration: configuration)]
         for level in [projectLevel, targetLevel] {
             if let base = level.baseConfiguration {
-                levels.append(BuildSettings.applyingConditions(try XcconfigFile.settings(at: base), configuration: configuration))
+                levels.append(BuildSettings.applyingConditions(try XcconfigFile.settings(at: base, boundary: boundary, refused: &refused), configuration: configuration))
             }
             levels.append(BuildSettings.applyingConditions(level.settings, configuration: configuration))
         }

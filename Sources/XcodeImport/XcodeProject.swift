@@ -17,6 +17,10 @@ public struct XcodeProject: Sendable {
     public var defaultConfigurationName: String?
     /// Every native target, in the project's order.
     public var targets: [XcodeTarget]
+    /// What the import may read (``ProjectBoundary``): files the project names outside it are not read.
+    public var boundary: ProjectBoundary
+    /// One line for each thing of the project itself (not of a target) the importer does not carry.
+    public var unsupported: [String] = []
 
     /// The target with this pbxproj object identifier.
     public func target(identifier: String) -> XcodeTarget? {

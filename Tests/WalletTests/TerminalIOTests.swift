@@ -101,6 +101,24 @@ struct TerminalIOTests {
         #expect(shown == "\nUnlock\nPIN:   1) OK\nChoose 1: ")
     }
 
+    @Test("a screen's title, label and action are shown with their control characters escaped (issue 31, break 11)")
+    func hostileScreenIsEscaped() async throws {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        #expect(pipe(&input) == 0 && pipe(&output) == 0)
+        defer { close(input[0]); close(output[0]) }
+        let typed = Array("x\n1\n".utf8)
+        _ = write(input[1], typed, typed.count)
+        close(input[1])
+        let hostile = UIPromptParams(title: "Bank\u{1B}]0;pwned\u{7}", fields: [.init(name: "pin", label: "PIN\u{1B}]52;c;eA==\u{7}", secure: false)],
+                                     actions: ["FAILED\rOK"])
+        let agent = InteractiveUserAgent(terminal: .fileDescriptors(input: input[0], output: output[1]))
+        _ = try await agent.prompt(hostile)
+        close(output[1])
+        let shown = String(decoding: FileHandle(fileDescriptor: output[0]).readDataToEndOfFile(), as: UTF8.self)
+        #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D }, "\(shown.debugDescription)")
+        #expect(shown.contains(#"Bank\u{1B}]0;pwned\u{7}"#) && shown.contains(#"FAILED\u{D}OK"#), "\(shown)")
+    }
+
     @Test("on a terminal a secure field is not echoed, and echo is back afterwards")
     func hiddenOnTerminal() async throws {
         let pty = try PseudoTerminal()

@@ -106,7 +106,8 @@ struct ImportOutputTests {
             try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(folder), withIntermediateDirectories: true)
             try Data().write(to: directory.url.appendingPathComponent("\(folder)/Util.swift"))
         }
-        let plan = try project.plan()
+        // Outside the project: read because the user allows them (--allow-outside).
+        let plan = try project.plan(allowOutside: [directory.url.appendingPathComponent("One"), directory.url.appendingPathComponent("Two")])
         #expect(plan.notCarried.contains("target Ext: OTHER_SWIFT_FLAGS -enable-testing not carried (only -D conditions are)"), "\(plan.notCarried)")
         let out = directory.url.appendingPathComponent("Out")
         let writer = PackageWriter(directory: out, sdk: directory.url, sourceRoot: root)

@@ -27,9 +27,11 @@ struct MiniProject {
     ///   - appEmbeds: More product references the app embeds.
     ///   - extensionFolders: Synchronized folders the extension lists.
     ///   - files: Files to write, by path below the root.
+    ///   - extensionConfiguration: More keys of the extension's Release configuration object
+    ///     (`baseConfigurationReference = X;`).
     init(root: URL, appSettings: String = "", extensionSettings: String = "", extensionInfo: String = walletInfo,
          sources: [String] = [], resources: [String] = [], objects: String = "", targets: [String] = [], appEmbeds: [String] = [],
-         extensionFolders: [String] = [], files: [String: String] = [:]) throws {
+         extensionFolders: [String] = [], files: [String: String] = [:], extensionConfiguration: String = "") throws {
         self.root = root
         let embeds = (["EXT_PRODUCT"] + appEmbeds).map { "EMBED_\($0)" }
         let project = """
@@ -59,7 +61,7 @@ struct MiniProject {
             APP_RELEASE = {isa = XCBuildConfiguration; buildSettings = {GENERATE_INFOPLIST_FILE = YES; PRODUCT_BUNDLE_IDENTIFIER = com.mini.app;
                 \(appSettings) }; name = Release; };
             EXT_CONFIGS = {isa = XCConfigurationList; buildConfigurations = (EXT_RELEASE, ); };
-            EXT_RELEASE = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = Ext/Info.plist; PRODUCT_NAME = "$(TARGET_NAME)";
+            EXT_RELEASE = {isa = XCBuildConfiguration; \(extensionConfiguration) buildSettings = {INFOPLIST_FILE = Ext/Info.plist; PRODUCT_NAME = "$(TARGET_NAME)";
                 PRODUCT_BUNDLE_IDENTIFIER = com.mini.app.ext; \(extensionSettings) }; name = Release; };
             };
             rootObject = ROOT;
@@ -76,8 +78,9 @@ struct MiniProject {
         }
     }
 
-    /// The project read and planned (configuration Release).
-    func plan() throws -> ImportPlan {
-        try ImportPlanner.plan(try ProjectFileReader.read(xcodeproj), configuration: "Release")
+    /// The project read and planned (configuration Release), reading outside its root only `allowOutside`.
+    func plan(allowOutside: [URL] = []) throws -> ImportPlan {
+        let boundary = ProjectBoundary(projectDirectory: root, allowedOutside: allowOutside)
+        return try ImportPlanner.plan(try ProjectFileReader.read(xcodeproj, boundary: boundary), configuration: "Release")
     }
 }

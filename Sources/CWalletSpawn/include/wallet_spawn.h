@@ -12,6 +12,7 @@ typedef enum {
     wh_spawn_stage_pipe = 1,
     /// clone, or the child's stack, failed.
     wh_spawn_stage_fork = 2,
+    /// setsid: the child's own session (and process group).
     wh_spawn_stage_setpgid = 3,
     wh_spawn_stage_pdeathsig = 4,
     wh_spawn_stage_parent_gone = 5,
@@ -104,7 +105,8 @@ typedef struct {
     long long rlimit_nproc;
     /// `RLIMIT_FSIZE`: the largest file the child may write (a container's quota bounds one file at least).
     long long rlimit_fsize;
-    /// Non-zero: the child leads a new process group (so the whole group can be signalled).
+    /// Every child leads a new session and process group (setsid: no controlling terminal, and the
+    /// whole group can be signalled), whatever this says; kept for the callers that set it.
     int new_process_group;
     /// Non-zero: signal delivered to the child when the spawning thread dies (PR_SET_PDEATHSIG).
     int death_signal;

@@ -37,7 +37,8 @@ public struct TerminalIO: Sendable {
     /// termios is not touched and hidden lines are read like any other.
     /// - Parameters:
     ///   - input: Where lines are read from, one byte at a time so nothing past the line is consumed.
-    ///   - output: Where prompts are written.
+    ///   - output: Where prompts are written, control characters escaped (``TerminalText``): a
+    ///     screen's title, message, labels and actions are the extension's.
     /// - Returns: The terminal.
     public static func fileDescriptors(input: Int32, output: Int32) -> TerminalIO {
         TerminalIO(
@@ -45,7 +46,7 @@ public struct TerminalIO: Sendable {
                 guard hidden, isatty(input) == 1 else { return try readLineBytes(from: input) }
                 return try TerminalEcho.withEchoOff(input) { try readLineBytes(from: input) }
             },
-            write: { text in writeAll(Array(text.utf8), to: output) }
+            write: { text in writeAll(Array(TerminalText.escaped(text).utf8), to: output) }
         )
     }
 

@@ -40,7 +40,7 @@ struct PsCommand {
         }
         let answer = try await DaemonRoute.call(client, "processes.list", [String: String](), as: JSONValue.self)
         if json {
-            print(DaemonRoute.compactJSON(answer))
+            printJSON(DaemonRoute.compactJSON(answer))
             return 0
         }
         let listing = try DaemonClient.decode(DaemonAPI.Processes.self, from: answer)

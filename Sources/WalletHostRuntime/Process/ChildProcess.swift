@@ -54,6 +54,10 @@ final class ChildProcess: Sendable {
     /// the sandbox up fails this launch, naming the step (fail closed).
     static func spawn(_ configuration: SpawnConfiguration) throws -> ChildProcess {
         guard let plan = configuration.sandbox else { return try spawnOnce(configuration) }
+        // A probe that could not tell (a transient clone error, every try): neither way, this launch fails.
+        if case .undetermined(let reason) = SandboxStatus.answer {
+            throw SpawnError.sandboxUndetermined(configuration.executablePath, reason)
+        }
         if let refusal = SandboxStatus.refusal {
             if configuration.sandboxRequired { throw SpawnError.sandboxRequired(configuration.executablePath, refusal) }
             SandboxStatus.warnOnce(refusal)

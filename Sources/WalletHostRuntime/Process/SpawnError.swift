@@ -18,6 +18,14 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
+    /// A sandboxed launch when the kernel's probe could not tell whether it allows the sandbox
+    /// (``SandboxProbeAnswer/undetermined(reason:)``): it fails, sandbox required or not.
+    static func sandboxUndetermined(_ executablePath: String, _ reason: String) -> SpawnError {
+        var error = SpawnError(executablePath: executablePath, errno: 0, stage: .sandbox, inSandboxSetup: true)
+        error.explanation = reason
+        return error
+    }
+
     var requiredReason: String?
     /// Replaces "STAGE failed: ERRNO" when the errno says nothing useful.
     var explanation: String?
@@ -77,7 +85,7 @@ public enum SpawnStage: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .pipe: "pipe"
         case .clone: "clone"
-        case .setpgid: "setpgid"
+        case .setpgid: "setsid"
         case .deathSignal: "prctl(PR_SET_PDEATHSIG)"
         case .parentCheck: "parent check"
         case .setrlimit: "setrlimit"

@@ -24,24 +24,39 @@ public enum SandboxStatus {
     /// Why the kernel refuses the sandbox's namespaces to this process, or nil where it allows
     /// them. Probed on first use; ``probe()`` asks again.
     public static var refusal: String? {
-        if let probed = state.withLock({ $0.probed }) { return probed }
-        return probe()
+        if case .refused(let reason) = answer { return reason }
+        return nil
     }
 
     /// Asks the kernel now (a child cloned into the sandbox's namespaces), remembers the answer
-    /// for ``refusal`` and returns it: nil where the sandbox can be had.
+    /// for ``refusal`` and returns it: nil where the sandbox can be had. A probe that could not
+    /// tell (``SandboxProbeAnswer/undetermined(reason:)``, a transient clone error on every try)
+    /// is not remembered and is no refusal: nil here, and the next launch asks again
+    /// (``ChildProcess`` fails that launch rather than run it unsandboxed).
     @discardableResult
     public static func probe() -> String? {
-        let code = wh_sandbox_probe(SandboxPlan.runsAsUnprivilegedUser ? 0 : 1)
-        let reason: String?
-        switch code {
-        case 0: reason = nil
-        case 1...: reason = "sandbox namespaces (clone) failed: \(String(cString: strerror(code))) (errno \(code))"
-        case -3 ... -1: reason = "the kernel refused the user namespace's id maps"
-        default: reason = "the kernel refused mounts in a new mount namespace"
+        let answer = ask()
+        if case .refused(let reason) = answer { return reason }
+        return nil
+    }
+
+    /// Asks the kernel (``SandboxProbeAnswer/asking(attempts:probe:pause:)`` with the real probe)
+    /// and remembers a definite answer for ``refusal``.
+    static func ask() -> SandboxProbeAnswer {
+        let userNamespace: Int32 = SandboxPlan.runsAsUnprivilegedUser ? 0 : 1
+        let answer = SandboxProbeAnswer.asking(probe: { wh_sandbox_probe(userNamespace) })
+        switch answer {
+        case .allowed: state.withLock { $0.probed = .some(nil) }
+        case .refused(let reason): state.withLock { $0.probed = .some(reason) }
+        case .undetermined: break
         }
-        state.withLock { $0.probed = .some(reason) }
-        return reason
+        return answer
+    }
+
+    /// The remembered answer, or a new one (asked again while the kernel's answers were transient).
+    static var answer: SandboxProbeAnswer {
+        if let probed = state.withLock({ $0.probed }) { return probed.map { .refused(reason: $0) } ?? .allowed }
+        return ask()
     }
 
     /// Where the one warning of a run goes (the CLI prints it on stderr). Set before the first launch.
