@@ -35,6 +35,24 @@ public struct ProcessLimits: Sendable, Hashable {
         self.dataBytes = dataBytes
     }
 
+    /// The limits of an issuer's code, an extension or its containing app alike: `memoryLimitBytes`
+    /// as `RLIMIT_DATA`, the container quota as `RLIMIT_FSIZE` (no single file outgrows it between
+    /// two checks of the containers), and `RLIMIT_NPROC` left as inherited where a `pids` control
+    /// group of its own bounds its tasks (every sandboxed process of a root host runs as one user:
+    /// a limit per user would let one issuer's fork bomb stop every other issuer's launch).
+    /// - Parameter processLimitOverride: replaces both `RLIMIT_NPROC`s when set (`HostConfiguration`).
+    public static func issuerCode(memoryLimitBytes: Int, containerQuotaBytes: Int?, hasControlGroup: Bool,
+                                  processLimitOverride: Int? = nil) -> ProcessLimits {
+        var limits = ProcessLimits(dataBytes: memoryLimitBytes)
+        limits.fileBytes = containerQuotaBytes
+        if hasControlGroup { limits.processes = nil }
+        if let processes = processLimitOverride {
+            limits.processes = processes
+            limits.processesInOwnUserNamespace = processes
+        }
+        return limits
+    }
+
     /// The `RLIMIT_NPROC` to set: ``processesInOwnUserNamespace`` when the process has a user
     /// namespace of its own, else ``processes``.
     public func processLimit(ownUserNamespace: Bool) -> Int? {
