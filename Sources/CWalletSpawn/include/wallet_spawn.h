@@ -115,6 +115,9 @@ typedef struct {
     /// each, which moves it there: everything it and its descendants do is counted from the start.
     const int *_Nullable cgroup_procs_fds;
     int cgroup_procs_count;
+    /// Above zero: added to the child's nice value before exec (where no `cpu` control group shares
+    /// the CPU out, an extension yields to the host). A process without CAP_SYS_NICE cannot undo it.
+    int nice_increment;
 } wh_spawn_config;
 
 /// Starts a child per `config` (clone with CLONE_VM | CLONE_VFORK, then exec). Between clone

@@ -66,7 +66,8 @@ final class RunBoundsWatch: Sendable {
         var configuration = configuration
         configuration.limits = ProcessLimits.issuerCode(memoryLimitBytes: bounds.memoryLimitBytes,
                                                         containerQuotaBytes: bounds.containerQuotaBytes,
-                                                        hasControlGroup: controlGroup != nil)
+                                                        hasControlGroup: controlGroup != nil,
+                                                        hasCPUGroup: controlGroup?.cpuPath != nil)
         configuration.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         return configuration
     }

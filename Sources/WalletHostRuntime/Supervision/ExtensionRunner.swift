@@ -324,6 +324,7 @@ public actor ExtensionRunner {
             events: configuration.events, services: configuration.services)
         let limits = ProcessLimits.issuerCode(memoryLimitBytes: memoryLimit, containerQuotaBytes: configuration.containerQuotaBytes,
                                               hasControlGroup: controlGroup != nil,
+                                              hasCPUGroup: controlGroup?.cpuPath != nil,
                                               processLimitOverride: configuration.processLimitOverride)
         var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)

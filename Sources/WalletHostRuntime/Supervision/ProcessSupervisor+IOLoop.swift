@@ -147,6 +147,13 @@ extension ProcessSupervisor {
             // A deadline a writer brought the timer forward to (its call booked after the plan was read).
             if let forward = state.broughtForward, forward < wakeAt { wakeAt = forward }
             state.broughtForward = nil
+            // Idle: the quota comes once nothing was written for the grace (a request written
+            // after the plan was read moved lastWrite past `now`: no quota then).
+            if !plan.callsInFlight, let group = context.controlGroup, group.cpuPath != nil, !group.idleQuotaIsImposed,
+               !leftRunning.load(ordering: .relaxed) {
+                let due = state.lastWrite + ExtensionControlGroup.idleQuotaGrace
+                if due <= now { group.imposeIdleQuota() } else if due < wakeAt { wakeAt = due }
+            }
             // Under the lock, so that a writer bringing the timer forward is never overridden.
             if let armed = state.plannedWake, armed > now, armed <= wakeAt {
                 // Rings in time already; the turn it brings plans again.

@@ -65,6 +65,9 @@ final class ProcessSupervisor: Sendable {
         var memoryKillUsage: MemoryUsage?
         var lastFootprint: Int?
         var exitWaiters = TimedWaiters<ExtensionExit, Void>()
+        /// When the host last wrote to fd 3 (with a `cpu` group only): the idle quota comes
+        /// ``ExtensionControlGroup/idleQuotaGrace`` after it, when no call is in flight.
+        var lastWrite = ContinuousClock.now
     }
 
     let child: ChildProcess
@@ -205,6 +208,11 @@ final class ProcessSupervisor: Sendable {
     func write(_ line: Data, deadline: ContinuousClock.Instant? = nil) -> Bool {
         let (written, needsWake) = state.withLock { state -> (Bool, Bool) in
             if case .exited = state.phase { return (false, false) }
+            // Before the extension can read the request: it runs unthrottled from then on.
+            if let group = context.controlGroup, group.cpuPath != nil {
+                group.liftIdleQuota()
+                state.lastWrite = .now
+            }
             if state.outgoing.isEmpty {
                 let count = (try? line.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) }) ?? line.count
                 if count < line.count { state.outgoing.append(line[(line.startIndex + count)...]) }
@@ -263,6 +271,8 @@ final class ProcessSupervisor: Sendable {
     func signalGroup(_ signal: Int32) {
         guard exit == nil else { return }
         record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.groupLeader)))
+        // A throttled extension could not even act on SIGTERM in its grace.
+        context.controlGroup?.liftIdleQuota()
         child.signalGroup(signal)
         if signal == SIGKILL { context.controlGroup?.killEveryProcess(timeout: .zero) }
     }
