@@ -232,6 +232,16 @@ int wh_thread_start_detached(void *_Nullable (*_Nonnull body)(void *_Nullable), 
 /// Reads an eventfd's counter, resetting it (non-blocking: 0 when nothing was signalled).
 unsigned long long wh_eventfd_drain(int eventfd);
 
+/// `pidfd_getfd(2)`: a duplicate (close-on-exec) of descriptor `target_fd` of the process `pidfd`
+/// refers to, the same open file. The caller must be allowed to ptrace it. -1 with errno (ENOSYS
+/// before Linux 5.6).
+int wh_pidfd_getfd(int pidfd, int target_fd);
+
+/// The descriptor on which the sandbox's init keeps `/proc/sysvipc/shm` open, opened inside the
+/// sandbox's IPC namespace: read by anyone, it lists that namespace's SysV segments. The host
+/// takes it with wh_pidfd_getfd to count what an extension holds there; the extension never has it.
+#define WH_INIT_SHARED_MEMORY_VIEW_FD 6
+
 #pragma clang assume_nonnull end
 
 #endif

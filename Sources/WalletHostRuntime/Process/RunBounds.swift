@@ -76,7 +76,7 @@ final class RunBoundsWatch: Sendable {
     func start(_ child: ChildProcess) {
         controlGroup?.closeProcsDescriptors()
         let footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
-                                           controlGroup: controlGroup)
+                                           controlGroup: controlGroup, rootDescriptor: child.exitDescriptor)
         var token: UInt64?
         if let quota = bounds.containerQuotaBytes, !bounds.containers.isEmpty {
             token = ContainerQuotaWatch.shared.watch(bounds.containers, quotaBytes: quota) { [self] used in

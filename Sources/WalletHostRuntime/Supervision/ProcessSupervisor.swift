@@ -134,7 +134,7 @@ final class ProcessSupervisor: Sendable {
         self.context = context
         self.launchedAt = launchedAt
         footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
-                                       controlGroup: context.controlGroup)
+                                       controlGroup: context.controlGroup, rootDescriptor: child.exitDescriptor)
         exitHandler = onExit
     }
 
