@@ -43,14 +43,30 @@ struct UnprivilegedHostSharedMemoryTests {
         time.sleep(30)
         """
 
-    @Test("an extension holding 200 MB outside its processes is killed at its 55 MB limit and reported",
-          arguments: ["memfd", "sysv"])
+    /// Fills 6,000 SysV message queues with 16 KB each (96 MB of kernel memory) and sleeps.
+    static let messageQueuesScript = """
+        #!/usr/bin/python3
+        import ctypes, time
+        libc = ctypes.CDLL(None, use_errno=True)
+        message = ctypes.create_string_buffer(8 + 8192)
+        ctypes.c_long.from_buffer(message).value = 1
+        for _ in range(6000):
+            queue = libc.msgget(0, 0o1600)
+            if queue < 0: break
+            for _ in range(2):
+                libc.msgsnd(queue, message, ctypes.c_size_t(8192), 0o4000)
+        time.sleep(30)
+        """
+
+    @Test("an extension holding 96-200 MB outside its processes is killed at its 55 MB limit and reported",
+          arguments: ["memfd", "sysv", "msg"])
     func memoryOutsideProcessesIsCounted(kind: String) async throws {
         let token = String(UInt32.random(in: 100_000...999_999))
         let root = try TemporaryDirectory(prefix: "wallet-host-unprivileged")
         defer { root.remove() }
         _ = chown(root.url.path, UnprivilegedHostLimitsTests.user, UnprivilegedHostLimitsTests.user)
-        let script = (kind == "memfd" ? Self.memfdScript : Self.sysvScript).replacingOccurrences(of: "@TOKEN@", with: token)
+        let script = ["memfd": Self.memfdScript, "sysv": Self.sysvScript, "msg": Self.messageQueuesScript][kind]!
+            .replacingOccurrences(of: "@TOKEN@", with: token)
         let bundle = try UnprivilegedHostLimitsTests.helperBundle(executable: script)
         defer { try? FileManager.default.removeItem(at: bundle.deletingLastPathComponent().deletingLastPathComponent()) }
         let started = ContinuousClock.now

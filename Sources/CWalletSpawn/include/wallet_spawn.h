@@ -241,6 +241,9 @@ int wh_pidfd_getfd(int pidfd, int target_fd);
 /// sandbox's IPC namespace: read by anyone, it lists that namespace's SysV segments. The host
 /// takes it with wh_pidfd_getfd to count what an extension holds there; the extension never has it.
 #define WH_INIT_SHARED_MEMORY_VIEW_FD 6
+/// The same for `/proc/sysvipc/msg`: the bytes queued in the namespace's SysV message queues
+/// (16 KB a queue, 32,000 queues: 512 MB of kernel memory per namespace).
+#define WH_INIT_MESSAGE_QUEUES_VIEW_FD 7
 
 #pragma clang assume_nonnull end
 

@@ -12,26 +12,32 @@ import Glibc
 ///   once per file however many descriptors share it);
 /// - the SysV shared memory segments of its IPC namespace, attached or not (`rss` + `swap` of
 ///   `/proc/sysvipc/shm` as the sandbox's init opened it inside the namespace: the host takes
-///   the init's descriptor with `pidfd_getfd`).
+///   the init's descriptor with `pidfd_getfd`), and the bytes queued in its SysV message queues
+///   (`cbytes` of `/proc/sysvipc/msg`, kernel memory).
 ///
 /// Pages of either that a process maps are in its `RssShmem`, which its footprint leaves out, so
 /// nothing is counted twice.
 final class HeldSharedMemory: Sendable {
     /// The init's view of the sandbox's SysV segments; -1 unsandboxed or where it was not had.
     private let segmentsView: Int32
+    /// The same for its message queues.
+    private let queuesView: Int32
 
     /// - Parameter initPIDFD: the sandbox init's pidfd; -1 unsandboxed.
     init(initPIDFD: Int32) {
         segmentsView = initPIDFD >= 0 ? wh_pidfd_getfd(initPIDFD, WH_INIT_SHARED_MEMORY_VIEW_FD) : -1
+        queuesView = initPIDFD >= 0 ? wh_pidfd_getfd(initPIDFD, WH_INIT_MESSAGE_QUEUES_VIEW_FD) : -1
     }
 
     deinit {
         if segmentsView >= 0 { close(segmentsView) }
+        if queuesView >= 0 { close(queuesView) }
     }
 
-    /// The bytes held now by the memfds of `processes` and the namespace's segments.
+    /// The bytes held now by the memfds of `processes` and the namespace's segments and queues.
     func bytes(processes: [pid_t]) -> Int {
-        Self.memfdBytes(processes: processes) + segmentBytes()
+        Self.memfdBytes(processes: processes) + Self.columnsSum(in: Self.table(segmentsView), columns: ["rss", "swap"])
+            + Self.columnsSum(in: Self.table(queuesView), columns: ["cbytes"])
     }
 
     /// The blocks of every memfd one of `processes` holds open, each file once.
@@ -66,30 +72,27 @@ final class HeldSharedMemory: Sendable {
         return total
     }
 
-    /// `rss` + `swap` of every segment of the sandbox's IPC namespace.
-    func segmentBytes() -> Int {
-        guard segmentsView >= 0, lseek(segmentsView, 0, SEEK_SET) == 0 else { return 0 }
+    /// A `/proc/sysvipc` table read from its start through the init's descriptor ("" without one).
+    static func table(_ view: Int32) -> String {
+        guard view >= 0, lseek(view, 0, SEEK_SET) == 0 else { return "" }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 8192)
         while bytes.count < 1 << 22 {
-            let count = SystemCall.retryingInterrupts { read(segmentsView, &chunk, chunk.count) }
+            let count = SystemCall.retryingInterrupts { read(view, &chunk, chunk.count) }
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[..<count])
         }
-        return Self.segmentBytes(in: String(decoding: bytes, as: UTF8.self))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The table's `rss` and `swap` columns, summed (found by their names in its header line).
-    static func segmentBytes(in table: String) -> Int {
+    /// The sum over every row of `columns` (found by their names in the table's header line).
+    static func columnsSum(in table: String, columns: [String]) -> Int {
         let lines = table.split(separator: "\n")
-        guard let header = lines.first?.split(separator: " "),
-              let rss = header.firstIndex(of: "rss") else { return 0 }
-        let swap = header.firstIndex(of: "swap")
+        guard let header = lines.first?.split(separator: " ") else { return 0 }
+        let indices = columns.compactMap { header.firstIndex(of: Substring($0)) }
         return lines.dropFirst().reduce(0) { total, line in
             let fields = line.split(separator: " ")
-            let resident = fields.indices.contains(rss) ? Int(fields[rss]) ?? 0 : 0
-            let swapped = swap.flatMap { fields.indices.contains($0) ? Int(fields[$0]) : nil } ?? 0
-            return total + resident + swapped
+            return total + indices.reduce(0) { $0 + (fields.indices.contains($1) ? Int(fields[$1]) ?? 0 : 0) }
         }
     }
 }
