@@ -16,6 +16,9 @@ protocol ProcessSupervisorDelegate: AnyObject, Sendable {
     /// The next moment the delegate needs ``supervisorTimersDue(_:now:)``, and whether calls are
     /// in flight (the footprint is sampled only then).
     func supervisorTimerPlan(_ supervisor: ProcessSupervisor) -> (wakeAt: ContinuousClock.Instant?, callsInFlight: Bool)
+    /// Whether a call still waits for the extension's answer, its deadline past or not (only
+    /// asked when no call is in flight, before the idle CPU quota is imposed).
+    func supervisorAwaitsAnswers(_ supervisor: ProcessSupervisor) -> Bool
     /// Time passed: expire deadlines, declare hangs.
     func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant)
     /// A footprint sample taken while calls were in flight.
