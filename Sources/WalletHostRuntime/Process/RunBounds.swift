@@ -39,9 +39,10 @@ public struct RunBounds: Sendable {
 /// One bounded run's watch: made before the spawn (the control groups, which the child moves
 /// into before it runs anything), started on the child, checked on every turn of the run's loop.
 final class RunBoundsWatch: Sendable {
-    /// How often the footprint is counted (with control groups one `pread`; without them about
-    /// 100 µs for a few processes).
-    static let sampleInterval: Duration = .milliseconds(20)
+    /// How often the footprint is counted: with control groups (one `pread`) every 20 ms; without
+    /// them every 100 ms, as an extension's is during calls (each process's `statm` and its
+    /// descriptors, about 50 µs a process).
+    var sampleInterval: Duration { controlGroup == nil ? .milliseconds(100) : .milliseconds(20) }
 
     let bounds: RunBounds
     let controlGroup: ExtensionControlGroup?
@@ -96,7 +97,7 @@ final class RunBoundsWatch: Sendable {
     func check(_ child: ChildProcess) -> Bool {
         let now = ContinuousClock.now
         let footprint = state.withLock { state -> ExtensionFootprint? in
-            guard state.exit == nil, now - state.lastSample >= Self.sampleInterval else { return nil }
+            guard state.exit == nil, now - state.lastSample >= sampleInterval else { return nil }
             state.lastSample = now
             return state.footprint
         }
