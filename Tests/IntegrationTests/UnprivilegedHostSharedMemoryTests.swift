@@ -58,14 +58,25 @@ struct UnprivilegedHostSharedMemoryTests {
         time.sleep(30)
         """
 
+    /// Maps 200 MB of shared anonymous memory (`RLIMIT_DATA` counts no shared mapping) and fills it.
+    static let sharedAnonymousScript = """
+        #!/usr/bin/python3
+        import mmap, time
+        region = mmap.mmap(-1, 200 << 20, flags=mmap.MAP_SHARED)
+        for offset in range(0, 200 << 20, 4096):
+            region[offset] = 120
+        time.sleep(30)
+        """
+
     @Test("an extension holding 96-200 MB outside its processes is killed at its 55 MB limit and reported",
-          arguments: ["memfd", "sysv", "msg"])
+          arguments: ["memfd", "sysv", "msg", "sharedAnonymous"])
     func memoryOutsideProcessesIsCounted(kind: String) async throws {
         let token = String(UInt32.random(in: 100_000...999_999))
         let root = try TemporaryDirectory(prefix: "wallet-host-unprivileged")
         defer { root.remove() }
         _ = chown(root.url.path, UnprivilegedHostLimitsTests.user, UnprivilegedHostLimitsTests.user)
-        let script = ["memfd": Self.memfdScript, "sysv": Self.sysvScript, "msg": Self.messageQueuesScript][kind]!
+        let script = ["memfd": Self.memfdScript, "sysv": Self.sysvScript, "msg": Self.messageQueuesScript,
+                      "sharedAnonymous": Self.sharedAnonymousScript][kind]!
             .replacingOccurrences(of: "@TOKEN@", with: token)
         let bundle = try UnprivilegedHostLimitsTests.helperBundle(executable: script)
         defer { try? FileManager.default.removeItem(at: bundle.deletingLastPathComponent().deletingLastPathComponent()) }

@@ -15,8 +15,13 @@ import Glibc
 ///   the init's descriptor with `pidfd_getfd`), and the bytes queued in its SysV message queues
 ///   (`cbytes` of `/proc/sysvipc/msg`, kernel memory).
 ///
-/// Pages of either that a process maps are in its `RssShmem`, which its footprint leaves out, so
-/// nothing is counted twice.
+/// - the shared memory its processes map (`RssShmem` of `/proc/PID/status`: `MAP_SHARED`
+///   anonymous memory, a memfd mapped and then closed), which their footprint (`RssAnon`) leaves
+///   out.
+///
+/// A page of a memfd or segment that is both held and mapped is counted twice, and so is a
+/// mapping two processes share: an extension doing that is charged more than it holds, never
+/// less (a Swift extension maps no shared memory of its own).
 final class HeldSharedMemory: Sendable {
     /// The init's view of the sandbox's SysV segments; -1 unsandboxed or where it was not had.
     private let segmentsView: Int32
@@ -37,7 +42,17 @@ final class HeldSharedMemory: Sendable {
     /// The bytes held now by the memfds of `processes` and the namespace's segments and queues.
     func bytes(processes: [pid_t]) -> Int {
         Self.memfdBytes(processes: processes) + Self.columnsSum(in: Self.table(segmentsView), columns: ["rss", "swap"])
-            + Self.columnsSum(in: Self.table(queuesView), columns: ["cbytes"])
+            + Self.columnsSum(in: Self.table(queuesView), columns: ["cbytes"]) + Self.mappedSharedBytes(processes: processes)
+    }
+
+    /// `RssShmem` of every one of `processes`, in bytes.
+    static func mappedSharedBytes(processes: [pid_t]) -> Int {
+        processes.reduce(0) { total, pid in
+            guard let status = ProcessTree.readSmallFile("/proc/\(pid)/status"),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssShmem:") }) else { return total }
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            return total + kilobytes * 1024
+        }
     }
 
     /// The blocks of every memfd one of `processes` holds open, each file once.
