@@ -19,7 +19,7 @@ struct CPUShareTests {
     /// Whether this host gets `cpu` groups (root, with the v1 cpu hierarchy mounted and writable).
     static let cpuGroupsAvailable = geteuid() == 0 && ControlGroups.cpuDirectory != nil
 
-    /// Answers `initialize` and `status`; its first status answer leaves 100 busy loops behind
+    /// Answers `initialize` and `status`; its first status answer leaves `@LOOPS@` busy loops behind
     /// (each a shell carrying the token, started before the answer), which run until it is killed.
     static let busyAfterAnswerScript = #"""
         #!/usr/bin/python3
@@ -39,7 +39,7 @@ struct CPUShareTests {
                 result = '{"passEntriesAvailable":true,"remotePassEntriesAvailable":false,"requiresAuthentication":false}'
             if message["method"] == "status" and not started:
                 started = True
-                for _ in range(100):
+                for _ in range(@LOOPS@):
                     if os.fork() == 0:
                         os.execv("/bin/sh", ["sh", "-c", "while :; do :; done", "busy.@TOKEN@"])
             responses.write((head + result + '}\n').encode())
@@ -47,7 +47,8 @@ struct CPUShareTests {
         """#
 
     /// The busy extension's runner, answered once: its loops run from then on.
-    static func startBusy(_ hostile: HostileExtension, controlGroups: ControlGroupMode) async throws -> ExtensionRunner {
+    static func startBusy(_ hostile: HostileExtension, controlGroups: ControlGroupMode, loops: Int) async throws -> ExtensionRunner {
+        try hostile.rewriteScript { $0.replacingOccurrences(of: "@LOOPS@", with: "\(loops)") }
         let (busy, _) = hostile.runner(sandbox: .auto) {
             $0.controlGroups = controlGroups
             $0.deadlineOverrides[WireMethod.status] = .seconds(10)
@@ -57,7 +58,7 @@ struct CPUShareTests {
         }
         let first = await busy.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         _ = try first.result.get()
-        try await waitFor("the busy loops running", timeout: .seconds(20)) { hostile.processesWithToken.count >= 100 }
+        try await waitFor("the busy loops running", timeout: .seconds(20)) { hostile.processesWithToken.count >= loops }
         return busy
     }
 
@@ -66,7 +67,7 @@ struct CPUShareTests {
     func busyExtensionLeavesOthersTheCPU() async throws {
         let hostile = try HostileExtension(script: Self.busyAfterAnswerScript)
         defer { hostile.cleanUp() }
-        let busy = try await Self.startBusy(hostile, controlGroups: .auto)
+        let busy = try await Self.startBusy(hostile, controlGroups: .auto, loops: 100)
         let pid = try #require(busy.pid)
         let group = try #require(ExtensionLimitsTests.controlGroup(of: pid, controller: "cpu"))
         let directory = try #require(ControlGroups.cpuDirectory)
@@ -109,7 +110,8 @@ struct CPUShareTests {
     func nicedWithoutControlGroups() async throws {
         let hostile = try HostileExtension(script: Self.busyAfterAnswerScript)
         defer { hostile.cleanUp() }
-        let busy = try await Self.startBusy(hostile, controlGroups: .off)
+        // A few loops: unthrottled, they hold the machine's cores while the test runs.
+        let busy = try await Self.startBusy(hostile, controlGroups: .off, loops: 3)
         let loops = hostile.processesWithToken
         #expect(!loops.isEmpty)
         for loop in loops.prefix(5) {
