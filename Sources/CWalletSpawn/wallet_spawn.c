@@ -128,6 +128,13 @@ static int wh_child(void *argument) {
         wh_set_limit(RLIMIT_FSIZE, config->rlimit_fsize) != 0) {
         wh_child_fail(context, wh_spawn_stage_rlimit);
     }
+    if (config->nice_increment > 0) {
+        errno = 0;
+        int nice_value = getpriority(PRIO_PROCESS, 0);
+        if ((nice_value == -1 && errno != 0) || setpriority(PRIO_PROCESS, 0, nice_value + config->nice_increment) != 0) {
+            wh_child_fail(context, wh_spawn_stage_rlimit);
+        }
+    }
 
     // Lift every source above the target range first, so that a source that happens to be
     // 0-4 is not overwritten by an earlier dup2. The child has its own descriptor table

@@ -33,23 +33,40 @@ public struct InstalledApps: Sendable {
 ///
 /// The app is third-party code like its extensions and runs in the same sandbox: it sees its
 /// bundle read-only and its App Group containers read-write, as its extensions' user, so that
-/// what it writes is theirs and a link planted in a container leads nowhere outside it.
+/// what it writes is theirs and a link planted in a container leads nowhere outside it. It runs
+/// under its extensions' bounds too (``RunBounds``): the non-UI extension's memory limit over
+/// everything it runs, control groups of its own, the container quota and `RLIMIT_FSIZE`.
 public struct AppLauncher: Sendable {
     public let device: SimulatedDevice
     /// The sandbox, as for extensions (`--sandbox`).
     public var sandbox: SandboxMode
     /// The sandbox init; nil: beside the running executable.
     public var sandboxInitPath: String?
+    /// What everything the app runs may hold together: its non-UI extension's limit (55 MiB,
+    /// `--memory-limit` replaces it for both).
+    public var memoryLimitBytes: Int
+    /// What its App Group containers may hold together (`--container-quota`); nil: unbounded.
+    public var containerQuotaBytes: Int?
+    /// Whether it gets control groups of its own, as extensions do (`--control-groups`).
+    public var controlGroups: ControlGroupMode
+    /// Where a memory kill or a stop at the quota is recorded, as an extension's is.
+    public var events: any HostEventSink
 
     public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
-        self.device = device
+        self.init(device: device, configuration: HostConfiguration())
         self.sandbox = sandbox
         self.sandboxInitPath = sandboxInitPath
     }
 
-    /// A launcher that sandboxes apps as `configuration` sandboxes extensions.
+    /// A launcher that sandboxes and bounds apps as `configuration` does extensions.
     public init(device: SimulatedDevice, configuration: HostConfiguration) {
-        self.init(device: device, sandbox: configuration.sandbox, sandboxInitPath: configuration.sandboxInitPath)
+        self.device = device
+        sandbox = configuration.sandbox
+        sandboxInitPath = configuration.sandboxInitPath
+        memoryLimitBytes = configuration.memoryLimit(at: ExtensionPointRegistry.wallet.points[0])
+        containerQuotaBytes = configuration.containerQuotaBytes
+        controlGroups = configuration.controlGroups
+        events = configuration.events
     }
 
     /// What opening the app did.
@@ -79,9 +96,15 @@ public struct AppLauncher: Sendable {
         var run: ProcessRun
         do {
             try AppGroupPreferences.prepare(appGroups: groups)
-            run = try ProcessRun.run(configuration, timeout: timeout)
+            let bounds = RunBounds(executableName: executable.lastPathComponent, bundleIdentifier: app.bundleIdentifier,
+                                   memoryLimitBytes: memoryLimitBytes, controlGroups: controlGroups,
+                                   containers: Array(groups.values), containerQuotaBytes: containerQuotaBytes, events: events)
+            run = try ProcessRun.run(configuration, timeout: timeout, bounds: bounds)
         } catch {
             throw StateError("cannot open \(app.name): \(error)")
+        }
+        if let ended = run.boundsExit {
+            throw StateError("\(app.name) was ended by the host: \(ended)")
         }
         guard run.status == .exited(0), !run.timedOut else {
             let reason = run.timedOut ? "did not finish within \(timeout)" : "\(run.status)"

@@ -48,6 +48,11 @@ struct StateCommands {
         options: [CommonOptions.apps,
                   CommonOptions.state,
                   CommonOptions.json.withHelp("Print the app's bundle identifier, output and run time as JSON.")]
+            + HostOptions.options.filter { $0.name == "container-quota" }.map { $0.withHelp("""
+                What the app may keep in its App Group containers together, as its extensions \
+                (default 1GiB); past it the app is stopped, and no single file may grow larger. \
+                none: unbounded. Through a daemon, the lower of this and the daemon's own holds.
+                """) }
             + CommonOptions.daemon)
 
     static func passes(_ arguments: [String]) async throws -> Int32 {
@@ -120,7 +125,8 @@ struct StateCommands {
         let parsed = try ParsedArguments(arguments, for: appSpec)
         guard parsed.positionals.count == 2, parsed.positionals[0] == "open" else { throw UsageError("usage: app open APP") }
         let opened = try await access(parsed, apps: parsed.value("apps") ?? AppsDirectory.defaultPath)
-            .openApp(parsed.positionals[1], appsDirectory: parsed.value("apps"))
+            .openApp(parsed.positionals[1], appsDirectory: parsed.value("apps"),
+                     containerQuota: parsed.value("container-quota") == nil ? nil : .some(try HostOptions.configuration(from: parsed).containerQuotaBytes))
         if parsed.has("json") {
             printJSON(try JSONOutput.encode(["app": opened.app, "stdout": opened.stdout.joined(separator: "\n"),
                                          "milliseconds": String(format: "%.1f", opened.milliseconds)]))

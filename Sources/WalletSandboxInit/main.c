@@ -12,6 +12,7 @@
 // crash or stop the way it does on iOS and everywhere else here.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/prctl.h>
@@ -50,6 +51,18 @@ int main(int argc, char **argv) {
     if (wallet_install_syscall_filter() != 0) {
         report(wh_init_report_setup_failed, errno);
         return 127;
+    }
+    // This IPC namespace's SysV segments, for the host to count (it takes the descriptor with
+    // pidfd_getfd): the file lists the namespace it was opened in, whoever reads it. The
+    // extension never has it (closed with the report pipe below).
+    const char *views[2] = { "/proc/sysvipc/shm", "/proc/sysvipc/msg" };
+    const int view_fds[2] = { WH_INIT_SHARED_MEMORY_VIEW_FD, WH_INIT_MESSAGE_QUEUES_VIEW_FD };
+    for (int index = 0; index < 2; index++) {
+        int view = open(views[index], O_RDONLY | O_CLOEXEC);
+        if (view >= 0 && view != view_fds[index]) {
+            (void)dup3(view, view_fds[index], O_CLOEXEC);
+            (void)close(view);
+        }
     }
     // Set between vfork and exec in the child, read once the child has exec'd or exited.
     volatile int exec_errno = 0;

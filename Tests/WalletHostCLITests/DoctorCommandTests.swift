@@ -26,7 +26,7 @@ struct DoctorCommandTests {
     @Test func eachCapabilityIsOneLineWithItsVerdictAndTheFix() throws {
         let run = try WalletHostCommand.run(["doctor"])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
-        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state"]
+        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state", "cpu"]
         #expect(lines.count == capabilities.count + 1, "\(run.standardOutput)")
         for (line, capability) in zip(lines, capabilities) {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -127,5 +127,18 @@ struct DoctorCommandTests {
         #expect(refused.status == 1)
         let fresh = try findings(launcher: ["/usr/bin/env", "WALLET_HOST_STATE=\(shared.url.path)/new"])
         #expect(Self.verdict(fresh.byName["state"]) == "ok", "\(String(describing: fresh.byName["state"]))")
+    }
+
+    @Test("the cpu controller: shares and an idle quota as root with the cpu hierarchy; nice only for another user",
+          .enabled(if: geteuid() == 0 && RunAsNobody.isPossible, "as root, runs doctor as nobody"))
+    func cpuControllerIsReported() throws {
+        let asNobody = try #require(try findings(launcher: RunAsNobody.setpriv).byName["cpu"])
+        #expect(Self.verdict(asNobody) == "warning")
+        #expect((asNobody["detail"] as? String)?.contains("nice +10") == true, "\(asNobody)")
+        if FileManager.default.fileExists(atPath: "/sys/fs/cgroup/cpu/cgroup.procs") {
+            let asRoot = try #require(try findings().byName["cpu"])
+            #expect(Self.verdict(asRoot) == "ok", "\(asRoot)")
+            #expect((asRoot["detail"] as? String)?.contains("cpu.cfs_quota_us") == true, "\(asRoot)")
+        }
     }
 }

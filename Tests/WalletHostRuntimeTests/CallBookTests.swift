@@ -106,6 +106,25 @@ struct CallBookTests {
         #expect(book.pending.count == 2)
     }
 
+    @Test("a call past its deadline still awaits an answer until it is acknowledged or hung (the CPU stays unthrottled)")
+    func missedCallAwaitsAnswerUntilHung() throws {
+        var book = Book()
+        _ = book.openGate(implemented: ["status"], now: start)
+        #expect(!book.hasCallsAwaitingAnswer)
+        let missed = try #require(admit(&book, "status", waiter: "a").sent?.id)
+        _ = book.expire(now: start + .milliseconds(100), hangGrace: .milliseconds(500))
+        #expect(!book.hasCallsInFlight)
+        #expect(book.hasCallsAwaitingAnswer, "the extension may still be working on it")
+        _ = book.expire(now: start + .milliseconds(600), hangGrace: .milliseconds(500))
+        #expect(!book.hasCallsAwaitingAnswer, "hung: nothing is awaited")
+
+        let acknowledged = try #require(admit(&book, "status", waiter: "b").sent?.id)
+        #expect(acknowledged != missed)
+        _ = book.expire(now: start + .milliseconds(800), hangGrace: .milliseconds(500))
+        _ = book.resolve(acknowledged, cancelAcknowledgement: true)
+        #expect(!book.hasCallsAwaitingAnswer, "it said it stopped: its idle time may be throttled")
+    }
+
     @Test("at its deadline a sent call is missed and cancelled; its late answer is recognised and dropped")
     func deadlineThenLateCompletion() throws {
         var book = Book()

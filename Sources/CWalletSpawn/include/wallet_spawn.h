@@ -117,6 +117,9 @@ typedef struct {
     /// each, which moves it there: everything it and its descendants do is counted from the start.
     const int *_Nullable cgroup_procs_fds;
     int cgroup_procs_count;
+    /// Above zero: added to the child's nice value before exec (where no `cpu` control group shares
+    /// the CPU out, an extension yields to the host). A process without CAP_SYS_NICE cannot undo it.
+    int nice_increment;
 } wh_spawn_config;
 
 /// Starts a child per `config` (clone with CLONE_VM | CLONE_VFORK, then exec). Between clone
@@ -230,6 +233,19 @@ int wh_thread_start_detached(void *_Nullable (*_Nonnull body)(void *_Nullable), 
 
 /// Reads an eventfd's counter, resetting it (non-blocking: 0 when nothing was signalled).
 unsigned long long wh_eventfd_drain(int eventfd);
+
+/// `pidfd_getfd(2)`: a duplicate (close-on-exec) of descriptor `target_fd` of the process `pidfd`
+/// refers to, the same open file. The caller must be allowed to ptrace it. -1 with errno (ENOSYS
+/// before Linux 5.6).
+int wh_pidfd_getfd(int pidfd, int target_fd);
+
+/// The descriptor on which the sandbox's init keeps `/proc/sysvipc/shm` open, opened inside the
+/// sandbox's IPC namespace: read by anyone, it lists that namespace's SysV segments. The host
+/// takes it with wh_pidfd_getfd to count what an extension holds there; the extension never has it.
+#define WH_INIT_SHARED_MEMORY_VIEW_FD 6
+/// The same for `/proc/sysvipc/msg`: the bytes queued in the namespace's SysV message queues
+/// (16 KB a queue, 32,000 queues: 512 MB of kernel memory per namespace).
+#define WH_INIT_MESSAGE_QUEUES_VIEW_FD 7
 
 #pragma clang assume_nonnull end
 

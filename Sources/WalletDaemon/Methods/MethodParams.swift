@@ -38,7 +38,13 @@ public enum DaemonAPI {
     public struct OpenAppParams: Codable, Sendable {
         /// A path to an `.app`, or an app name or bundle identifier among the daemon's apps.
         public var app: String
-        public init(app: String) { self.app = app }
+        /// A container quota for this opening, in bytes: the lower of it and the daemon's own
+        /// (`serve --container-quota`) holds. Nil: the daemon's.
+        public var containerQuotaBytes: Int?
+        public init(app: String, containerQuotaBytes: Int? = nil) {
+            self.app = app
+            self.containerQuotaBytes = containerQuotaBytes
+        }
     }
 
     public struct OpenedApp: Codable, Sendable {

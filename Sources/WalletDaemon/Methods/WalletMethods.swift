@@ -125,11 +125,16 @@ public struct WalletMethods: Sendable {
             }
             app = found
         }
-        let launcher = AppLauncher(device: device, configuration: pool.configuration)
+        var launcher = AppLauncher(device: device, configuration: pool.configuration)
+        // A client may tighten the daemon's quota for its app, never loosen it.
+        if let asked = params.containerQuotaBytes {
+            launcher.containerQuotaBytes = min(asked, launcher.containerQuotaBytes ?? asked)
+        }
+        let bounded = launcher
         // Opening runs the app to its end: off the cooperative threads, which must never block.
         let result = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try launcher.open(app) })
+                continuation.resume(with: Result { try bounded.open(app) })
             }
         }
         return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,

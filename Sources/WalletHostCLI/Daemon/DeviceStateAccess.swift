@@ -13,7 +13,9 @@ protocol DeviceStateAccess {
     func settings() async throws -> DeviceSettings
     func setWatchPaired(_ paired: Bool) async throws
     /// Opens a containing app given by path, or by name or bundle identifier in the apps directory.
-    func openApp(_ reference: String, appsDirectory: String?) async throws -> DaemonAPI.OpenedApp
+    /// - Parameter containerQuota: `--container-quota`: bytes, `.none` for unbounded (in this
+    ///   process; a daemon keeps its own), nil when not given.
+    func openApp(_ reference: String, appsDirectory: String?, containerQuota: Int??) async throws -> DaemonAPI.OpenedApp
 }
 
 /// The state directory, in this process.
@@ -37,9 +39,11 @@ struct LocalDeviceState: DeviceStateAccess {
 
     func setWatchPaired(_ paired: Bool) throws { try device.updateSettings { $0.watchPaired = paired } }
 
-    func openApp(_ reference: String, appsDirectory: String?) throws -> DaemonAPI.OpenedApp {
+    func openApp(_ reference: String, appsDirectory: String?, containerQuota: Int??) throws -> DaemonAPI.OpenedApp {
         let app = try StateCommands.loadApp(reference, appsDirectory: appsDirectory)
-        let result = try AppLauncher(device: device).open(app)
+        var launcher = AppLauncher(device: device)
+        if let containerQuota { launcher.containerQuotaBytes = containerQuota }
+        let result = try launcher.open(app)
         return DaemonAPI.OpenedApp(app: app.bundleIdentifier, name: app.name, stdout: result.run.stdoutLines,
                                    milliseconds: result.run.milliseconds)
     }
@@ -78,11 +82,12 @@ struct DaemonDeviceState: DeviceStateAccess {
         _ = try await DaemonRoute.call(client, "device.set", DaemonAPI.DeviceSettingsParams(watchPaired: paired), as: DeviceSettings.self)
     }
 
-    func openApp(_ reference: String, appsDirectory: String?) async throws -> DaemonAPI.OpenedApp {
+    func openApp(_ reference: String, appsDirectory: String?, containerQuota: Int??) async throws -> DaemonAPI.OpenedApp {
         let url = URL(fileURLWithPath: reference)
         let isPath = url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path)
         return try await DaemonRoute.call(client, "apps.open",
-                                          DaemonAPI.OpenAppParams(app: isPath ? url.standardizedFileURL.path : reference),
+                                          DaemonAPI.OpenAppParams(app: isPath ? url.standardizedFileURL.path : reference,
+                                                                  containerQuotaBytes: containerQuota ?? nil),
                                           as: DaemonAPI.OpenedApp.self)
     }
 }

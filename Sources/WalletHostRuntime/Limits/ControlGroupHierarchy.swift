@@ -16,9 +16,23 @@ struct ControlGroupHierarchy: Sendable {
     static let controllers = ["memory", "pids"]
     /// This host's directory in each controller's hierarchy.
     let directories: [String]
+    /// This host's directory in the `cpu` hierarchy, where each extension gets equal shares and a
+    /// quota while idle (``ExtensionControlGroup``); nil where it cannot be had (not mounted, not
+    /// writable): extensions are niced instead (``ProcessLimits/niceWithoutCPUGroup``).
+    let cpuDirectory: String?
+    /// Why there is no ``cpuDirectory``.
+    let cpuUnavailableReason: String?
+    /// `cpu.cfs_quota_us` of an extension's group while calls are in flight: the quota of all
+    /// the CPUs this host may use (never binding). Bandwidth control stays on between the two
+    /// quotas: switching it off and on costs the kernel about 57 µs a write (a static key),
+    /// switching between two quotas about 0.7 µs (measured here).
+    let busyQuotaMicroseconds: Int
 
     var memoryDirectory: String { directories[0] }
     var pidsDirectory: String { directories[1] }
+
+    /// `cpu.cfs_period_us` of every group the host makes (the kernel's default).
+    static let cpuPeriodMicroseconds = 100_000
 
     /// The name of the directory under the host's own group that holds every host's directory.
     static let containerName = "wallet-host"
@@ -47,7 +61,45 @@ struct ControlGroupHierarchy: Sendable {
             try makeDirectory(directory)
             directories.append(directory)
         }
-        return ControlGroupHierarchy(directories: directories)
+        do throws(ControlGroupError) {
+            let (cpu, busy) = try makeCPUDirectory()
+            return ControlGroupHierarchy(directories: directories, cpuDirectory: cpu, cpuUnavailableReason: nil,
+                                         busyQuotaMicroseconds: busy)
+        } catch {
+            return ControlGroupHierarchy(directories: directories, cpuDirectory: nil, cpuUnavailableReason: error.description,
+                                         busyQuotaMicroseconds: 0)
+        }
+    }
+
+    /// This host's directory in the `cpu` hierarchy, with bandwidth control on at a quota that
+    /// never binds (the CPUs this host may use: the machine's, or less where a group above it
+    /// has a quota), which its extensions' groups use while busy.
+    private static func makeCPUDirectory() throws(ControlGroupError) -> (String, Int) {
+        let own = try ownGroup(controller: "cpu")
+        let processors = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var busy = processors * cpuPeriodMicroseconds
+        // A group above with a quota: a child's may not be larger (in the same proportion of its period).
+        var ancestor = own
+        while true {
+            if let quota = readNumber(ancestor + "/cpu.cfs_quota_us"), quota > 0,
+               let period = readNumber(ancestor + "/cpu.cfs_period_us"), period > 0 {
+                busy = min(busy, quota * cpuPeriodMicroseconds / period)
+            }
+            guard let slash = ancestor.lastIndex(of: "/"), slash != ancestor.startIndex,
+                  access(String(ancestor[..<slash]) + "/cpu.cfs_quota_us", F_OK) == 0 else { break }
+            ancestor = String(ancestor[..<slash])
+        }
+        let container = own + "/" + containerName
+        try makeDirectory(container)
+        removeStaleHostDirectories(in: container)
+        let directory = container + "/\(getpid())"
+        try makeDirectory(directory)
+        try ExtensionControlGroup.write("\(busy)", to: directory + "/cpu.cfs_quota_us")
+        return (directory, busy)
+    }
+
+    private static func readNumber(_ path: String) -> Int? {
+        ProcessTree.readSmallFile(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// The directory of this process's own group in `controller`'s v1 hierarchy.
@@ -128,7 +180,7 @@ struct ControlGroupHierarchy: Sendable {
     /// At exit: this host's directories, once its extensions' groups are gone.
     private static func removeOwnDirectories() {
         guard case .success(let hierarchy)? = found.withLock({ $0 }) else { return }
-        hierarchy.directories.forEach { _ = rmdir($0) }
+        (hierarchy.directories + [hierarchy.cpuDirectory].compactMap { $0 }).forEach { _ = rmdir($0) }
     }
 }
 
@@ -151,6 +203,21 @@ public enum ControlGroups {
         try? ControlGroupHierarchy.shared().get().directories
     }
 
+    /// This host's directory in the `cpu` hierarchy, under which each launch gets equal CPU shares
+    /// and an idle quota; nil where it cannot be had (extensions are niced instead).
+    public static var cpuDirectory: String? {
+        try? ControlGroupHierarchy.shared().get().cpuDirectory
+    }
+
+    /// Why extensions get no `cpu` group: control groups cannot be had at all, or the `cpu`
+    /// hierarchy cannot be used; nil while they get one.
+    public static var cpuUnavailableReason: String? {
+        switch ControlGroupHierarchy.shared() {
+        case .failure(let error): return error.description
+        case .success(let hierarchy): return hierarchy.cpuUnavailableReason
+        }
+    }
+
     /// Why extensions get no control groups: the hierarchy could not be found or made, or the last
     /// launch's groups could not be; nil while they can.
     public static var unavailableReason: String? {
@@ -162,5 +229,15 @@ public enum ControlGroups {
 
     static func noteLaunchFailure(_ error: ControlGroupError) {
         lastLaunchFailure.withLock { $0 = error.description }
+    }
+}
+
+/// The figures of an extension's `cpu` group, for diagnostics (`wallet-host doctor`).
+public enum ExtensionControlGroupFacts {
+    /// `cpu.shares` of every extension's group.
+    public static var shares: Int { ExtensionControlGroup.cpuShares }
+    /// The idle quota, as a percentage of one CPU.
+    public static var idleQuotaPercent: Int {
+        ExtensionControlGroup.idleQuotaMicroseconds * 100 / ControlGroupHierarchy.cpuPeriodMicroseconds
     }
 }

@@ -17,6 +17,10 @@ import Glibc
 ///   group's usage also holds kernel memory and page cache, which a legitimate extension must not
 ///   be killed for. When the kernel's OOM killer ends a process at the backstop, the host kills
 ///   the rest and reports a memory death.
+/// - Where the host has a `cpu` hierarchy (``ControlGroupHierarchy/cpuDirectory``), a `cpu` group
+///   too: `cpu.shares` 1024 for every extension (equal shares, however many processes each runs),
+///   and `cpu.cfs_quota_us` ``idleQuotaMicroseconds`` while no call is in flight (Wallet suspends
+///   an extension that answered), lifted before the next request is written.
 final class ExtensionControlGroup: Sendable {
     /// Above the memory limit, for what the group's usage counts and footprint does not: page
     /// tables, kernel stacks (16 KB for each of up to 256 tasks), pipe buffers (up to 1 MB on
@@ -28,6 +32,24 @@ final class ExtensionControlGroup: Sendable {
     /// `HOST/EXECUTABLE-N` in each hierarchy.
     let memoryPath: String
     let pidsPath: String
+    /// Nil where the host has no `cpu` hierarchy.
+    let cpuPath: String?
+    /// `cpu.shares` of every extension's group: equal, the kernel's default weight.
+    static let cpuShares = 1024
+    /// `cpu.cfs_quota_us` while no call is in flight: 5 ms of each 100 ms period, 5% of one CPU
+    /// for everything the extension runs.
+    static let idleQuotaMicroseconds = 5_000
+    /// How long after the last request written (and no call in flight) the idle quota comes:
+    /// calls that follow each other closely cost no write.
+    static let idleQuotaGrace: Duration = .milliseconds(20)
+    /// `cpu.cfs_quota_us` while calls are in flight (``ControlGroupHierarchy/busyQuotaMicroseconds``).
+    let busyQuotaMicroseconds: Int
+    /// `cpu.cfs_quota_us`, kept open for writing; -1 without a `cpu` group.
+    private let cpuQuota: Int32
+    /// Whether the idle quota holds; changed with its write under ``quotaLock``, so that the
+    /// last write is always the state recorded (a lift and an imposition may race).
+    private let idleQuotaImposed = Atomic<Bool>(false)
+    private let quotaLock = Mutex(())
     /// `memory.limit_in_bytes`.
     let hardLimitBytes: Int
     /// The `tasks` files the child writes itself into (closed once it was spawned). `tasks`, not
@@ -62,30 +84,40 @@ final class ExtensionControlGroup: Sendable {
         let name = "\(safeName)-\(Self.launches.wrappingAdd(1, ordering: .relaxed).newValue)"
         memoryPath = hierarchy.memoryDirectory + "/" + name
         pidsPath = hierarchy.pidsDirectory + "/" + name
+        cpuPath = hierarchy.cpuDirectory.map { $0 + "/" + name }
+        busyQuotaMicroseconds = hierarchy.busyQuotaMicroseconds
         hardLimitBytes = memoryLimitBytes + Self.hardLimitHeadroomBytes
         var opened: [Int32] = []
+        var made: [String] = []
         do throws(ControlGroupError) {
-            for path in [memoryPath, pidsPath] where mkdir(path, 0o755) != 0 {
-                throw ControlGroupError("cannot create \(path): \(String(cString: strerror(errno)))")
+            for path in [memoryPath, pidsPath] + [cpuPath].compactMap({ $0 }) {
+                guard mkdir(path, 0o755) == 0 else { throw ControlGroupError("cannot create \(path): \(String(cString: strerror(errno)))") }
+                made.append(path)
             }
             try Self.write("\(hardLimitBytes)", to: memoryPath + "/memory.limit_in_bytes")
             try Self.write("\(ProcessLimits.tasksPerExtension)", to: pidsPath + "/pids.max")
+            if let cpuPath {
+                try Self.write("\(Self.cpuShares)", to: cpuPath + "/cpu.shares")
+                try Self.write("\(busyQuotaMicroseconds)", to: cpuPath + "/cpu.cfs_quota_us")
+            }
+            let cpuFiles = cpuPath.map { [$0 + "/tasks", $0 + "/cpu.cfs_quota_us"] } ?? []
             for path in [memoryPath + "/tasks", pidsPath + "/tasks", memoryPath + "/memory.stat",
-                         memoryPath + "/memory.oom_control", memoryPath + "/memory.usage_in_bytes"] {
-                let fd = open(path, (path.hasSuffix("/tasks") ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+                         memoryPath + "/memory.oom_control", memoryPath + "/memory.usage_in_bytes"] + cpuFiles {
+                let writes = path.hasSuffix("/tasks") || path.hasSuffix("/cpu.cfs_quota_us")
+                let fd = open(path, (writes ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
                 guard fd >= 0 else { throw ControlGroupError("cannot open \(path): \(String(cString: strerror(errno)))") }
                 opened.append(fd)
             }
         } catch {
             opened.forEach { _ = close($0) }
-            _ = rmdir(memoryPath)
-            _ = rmdir(pidsPath)
+            made.forEach { _ = rmdir($0) }
             throw error
         }
-        procsDescriptors = Array(opened[0..<2])
+        procsDescriptors = Array(opened[0..<2]) + (cpuPath == nil ? [] : [opened[5]])
         memoryStat = opened[2]
         oomControl = opened[3]
         memoryUsage = opened[4]
+        cpuQuota = cpuPath == nil ? -1 : opened[6]
         memoryWatchThresholdBytes = memoryLimitBytes / 10 * 9
         memoryEvents = Self.registerMemoryEvents(group: memoryPath, oomControl: oomControl, usage: memoryUsage,
                                                  threshold: memoryWatchThresholdBytes)
@@ -123,7 +155,7 @@ final class ExtensionControlGroup: Sendable {
         }
     }
 
-    private static func write(_ text: String, to path: String) throws(ControlGroupError) {
+    static func write(_ text: String, to path: String) throws(ControlGroupError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         let written = fd < 0 ? -1 : text.withCString { Glibc.write(fd, $0, strlen($0)) }
         let failure = errno
@@ -145,6 +177,40 @@ final class ExtensionControlGroup: Sendable {
         _ = close(oomControl)
         _ = close(memoryUsage)
         if memoryEvents >= 0 { _ = close(memoryEvents) }
+        // Under the quota's lock: no write may reach a descriptor number reused since.
+        if cpuQuota >= 0 { quotaLock.withLock { _ in _ = close(cpuQuota) } }
+    }
+
+    // MARK: CPU
+
+    /// Whether the idle quota holds now.
+    var idleQuotaIsImposed: Bool { idleQuotaImposed.load(ordering: .relaxed) }
+
+    /// Bounds everything the extension runs to ``idleQuotaMicroseconds`` of each period (one
+    /// write, about 0.7 µs; none when it holds already or there is no `cpu` group). The caller
+    /// serializes it with ``liftIdleQuota()``.
+    func imposeIdleQuota() {
+        guard cpuQuota >= 0 else { return }
+        quotaLock.withLock { _ in
+            guard !idleQuotaImposed.load(ordering: .relaxed), !descriptorsClosed.load(ordering: .acquiring) else { return }
+            idleQuotaImposed.store(true, ordering: .relaxed)
+            _ = Self.writeNumber(Self.idleQuotaMicroseconds, to: cpuQuota)
+        }
+    }
+
+    /// Lifts the idle quota (no lock and no write when it does not hold: a warm call's cost).
+    func liftIdleQuota() {
+        guard cpuQuota >= 0, idleQuotaImposed.load(ordering: .relaxed) else { return }
+        quotaLock.withLock { _ in
+            guard idleQuotaImposed.load(ordering: .relaxed), !descriptorsClosed.load(ordering: .acquiring) else { return }
+            idleQuotaImposed.store(false, ordering: .relaxed)
+            _ = Self.writeNumber(busyQuotaMicroseconds, to: cpuQuota)
+        }
+    }
+
+    private static func writeNumber(_ value: Int, to fd: Int32) -> Bool {
+        let text = String(value)
+        return text.withCString { pwrite(fd, $0, strlen($0), 0) } == text.utf8.count
     }
 
     // MARK: Reading
@@ -230,6 +296,8 @@ final class ExtensionControlGroup: Sendable {
     /// - Returns: whether the group is empty.
     @discardableResult
     func killEveryProcess(timeout: Duration = .seconds(2)) -> Bool {
+        // A throttled process dies only when it runs: at 5% of a CPU, 100 of them took seconds.
+        liftIdleQuota()
         let giveUp = ContinuousClock.now + timeout
         while true {
             let members = processes()
@@ -248,7 +316,7 @@ final class ExtensionControlGroup: Sendable {
         closeProcsDescriptors()
         closeDescriptors()
         let giveUp = ContinuousClock.now + timeout
-        var remaining = [memoryPath, pidsPath]
+        var remaining = [memoryPath, pidsPath] + [cpuPath].compactMap { $0 }
         while true {
             remaining.removeAll { rmdir($0) == 0 || errno == ENOENT }
             if remaining.isEmpty { return true }

@@ -50,15 +50,20 @@ final class ExtensionFootprint: Sendable {
     private let ownFootprint: FootprintReader
     /// The sandbox's private `/tmp` (its tmpfs's root, opened through `/proc/INIT/root`); -1 unsandboxed.
     private let temporaryDirectory: Int32
+    /// Without a control group: memfds and SysV segments, which no process's footprint shows.
+    private let heldShared: HeldSharedMemory?
     private let lastFull = Mutex<FullSample?>(nil)
 
-    init(pid: pid_t, root: pid_t, sandboxed: Bool, controlGroup: ExtensionControlGroup?) {
+    /// - Parameter rootDescriptor: the sandbox init's pidfd (-1 unsandboxed), through which the
+    ///   SysV segments of its IPC namespace are counted.
+    init(pid: pid_t, root: pid_t, sandboxed: Bool, controlGroup: ExtensionControlGroup?, rootDescriptor: Int32 = -1) {
         self.pid = pid
         self.root = root
         self.controlGroup = controlGroup
         ownFootprint = FootprintReader(pid: pid)
         temporaryDirectory = sandboxed && controlGroup == nil
             ? open("/proc/\(root)/root/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        heldShared = controlGroup == nil ? HeldSharedMemory(initPIDFD: sandboxed ? rootDescriptor : -1) : nil
     }
 
     deinit {
@@ -72,8 +77,10 @@ final class ExtensionFootprint: Sendable {
         if let controlGroup {
             total = controlGroup.residentAndShared().map { $0.resident + $0.shared }
         } else if let own {
-            let others = ProcessTree.members(root: root).filter { $0 != pid }
+            let members = ProcessTree.members(root: root)
+            let others = members.filter { $0 != pid }
             total = others.reduce(own) { $0 + (FootprintReader.footprintBytes(of: $1) ?? 0) } + temporaryBytes()
+                + (heldShared?.bytes(processes: members) ?? 0)
         } else {
             total = nil
         }
@@ -118,7 +125,7 @@ final class ExtensionFootprint: Sendable {
             return MemoryUsage(totalBytes: counted.resident + counted.shared, processes: processes,
                                sharedBytes: counted.shared, accounting: .controlGroup)
         }
-        let shared = temporaryBytes()
+        let shared = temporaryBytes() + (heldShared?.bytes(processes: members) ?? 0)
         return MemoryUsage(totalBytes: processes.reduce(shared) { $0 + $1.footprintBytes }, processes: processes,
                            sharedBytes: shared, accounting: .processes)
     }

@@ -33,7 +33,8 @@ public struct MemoryUsage: Sendable, Equatable, Codable {
     public var totalBytes: Int
     /// Every process counted, the largest first.
     public var processes: [Process]
-    /// Shared memory and tmpfs pages (`/tmp`, `/dev/shm`), which no process's footprint shows.
+    /// Shared memory and tmpfs pages (`/tmp`, `/dev/shm`; without control groups also the memfds
+    /// its processes hold and its IPC namespace's SysV segments), which no process's footprint shows.
     public var sharedBytes: Int
     public var accounting: Accounting
 

@@ -268,7 +268,8 @@ final class ChildProcess: Sendable {
                             death_signal: SIGKILL,
                             sandbox: sandbox,
                             cgroup_procs_fds: controlGroups.baseAddress,
-                            cgroup_procs_count: Int32(configuration.controlGroupDescriptors.count))
+                            cgroup_procs_count: Int32(configuration.controlGroupDescriptors.count),
+                            nice_increment: Int32(limits.niceIncrement ?? 0))
                         return wh_spawn(&spawnConfig, &pid, &pidfd, &error, &stage)
                     }
                 }

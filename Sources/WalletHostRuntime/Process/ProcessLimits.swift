@@ -27,12 +27,43 @@ public struct ProcessLimits: Sendable, Hashable {
     /// bounds this extension's tasks alone. Nil: ``processes``.
     public var processesInOwnUserNamespace: Int? = ProcessLimits.tasksPerExtension
 
+    /// Added to the process's nice value (`setpriority`) before exec; nil leaves it. Set where no
+    /// `cpu` control group of its own shares the CPU out (``niceWithoutCPUGroup``).
+    public var niceIncrement: Int?
+
+    /// The nice increment of issuer code without a `cpu` control group: 10 (weight 110 against
+    /// the host's 1024), so that the host's threads (the daemon answering another issuer, the
+    /// operator's shell) come first. It cannot share the CPU fairly between issuers: processes
+    /// of the same nice share it by their count.
+    public static let niceWithoutCPUGroup = 10
+
     /// The most tasks (processes and threads) one extension may have at once: its `pids`
     /// control group's `pids.max`, or ``processesInOwnUserNamespace``.
     public static let tasksPerExtension = 256
 
     public init(dataBytes: Int?) {
         self.dataBytes = dataBytes
+    }
+
+    /// The limits of an issuer's code, an extension or its containing app alike: `memoryLimitBytes`
+    /// as `RLIMIT_DATA`, the container quota as `RLIMIT_FSIZE` (no single file outgrows it between
+    /// two checks of the containers), and `RLIMIT_NPROC` left as inherited where a `pids` control
+    /// group of its own bounds its tasks (every sandboxed process of a root host runs as one user:
+    /// a limit per user would let one issuer's fork bomb stop every other issuer's launch).
+    /// - Parameter processLimitOverride: replaces both `RLIMIT_NPROC`s when set (`HostConfiguration`).
+    /// - Parameter hasCPUGroup: whether a `cpu` control group of its own shares the CPU out;
+    ///   without one it is niced (``niceWithoutCPUGroup``).
+    public static func issuerCode(memoryLimitBytes: Int, containerQuotaBytes: Int?, hasControlGroup: Bool,
+                                  hasCPUGroup: Bool = false, processLimitOverride: Int? = nil) -> ProcessLimits {
+        var limits = ProcessLimits(dataBytes: memoryLimitBytes)
+        limits.fileBytes = containerQuotaBytes
+        if hasControlGroup { limits.processes = nil }
+        if !hasCPUGroup { limits.niceIncrement = niceWithoutCPUGroup }
+        if let processes = processLimitOverride {
+            limits.processes = processes
+            limits.processesInOwnUserNamespace = processes
+        }
+        return limits
     }
 
     /// The `RLIMIT_NPROC` to set: ``processesInOwnUserNamespace`` when the process has a user

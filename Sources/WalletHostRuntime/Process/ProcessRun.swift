@@ -15,12 +15,25 @@ public struct ProcessRun: Sendable {
     public var milliseconds: Double
     /// True when the host killed it for running past the timeout.
     public var timedOut: Bool
+    /// Set when the host ended it at one of its ``RunBounds`` (memory, container quota): how, in
+    /// the words an extension's end is reported in (`EXC_RESOURCE -> ...`, `over its container quota`).
+    public var boundsExit: ExtensionExit?
 
     /// Runs `configuration` until it exits or `timeout` passes (then its group is killed).
+    /// - Parameter bounds: an issuer's code: its limits replace the configuration's, and it is
+    ///   ended at its memory limit or container quota as an extension is.
     /// - Throws: ``SpawnError`` when it cannot start.
-    public static func run(_ configuration: SpawnConfiguration, timeout: Duration) throws -> ProcessRun {
+    public static func run(_ configuration: SpawnConfiguration, timeout: Duration, bounds: RunBounds? = nil) throws -> ProcessRun {
         let started = ContinuousClock.now
-        let child = try ChildProcess.spawn(configuration)
+        let watch = bounds.map(RunBoundsWatch.init)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(watch?.apply(to: configuration) ?? configuration)
+        } catch {
+            watch?.abandon()
+            throw error
+        }
+        watch?.start(child)
         defer { child.closeDescriptors() }
         var stdout = LineCollector()
         var stderr = LineCollector()
@@ -38,6 +51,7 @@ public struct ProcessRun: Sendable {
             stdout.drain(child.stdoutReader, buffer)
             stderr.drain(child.stderrReader, buffer)
             status = child.reapIfExited()
+            if status == nil, let watch, watch.check(child) { continue }
             if status == nil, ContinuousClock.now - started > timeout {
                 timedOut = true
                 child.signalGroup(SIGKILL)
@@ -46,8 +60,10 @@ public struct ProcessRun: Sendable {
         child.signalGroup(SIGKILL)
         stdout.drain(child.stdoutReader, buffer)
         stderr.drain(child.stderrReader, buffer)
-        return ProcessRun(status: status!, stdoutLines: stdout.finish(), stderrLines: stderr.finish(),
-                          milliseconds: (.now - started).milliseconds, timedOut: timedOut)
+        let stderrLines = stderr.finish()
+        let boundsExit = watch?.finish(child, status: status!, stderrTail: stderrLines)
+        return ProcessRun(status: status!, stdoutLines: stdout.finish(), stderrLines: stderrLines,
+                          milliseconds: (.now - started).milliseconds, timedOut: timedOut, boundsExit: boundsExit)
     }
 }
 

@@ -96,6 +96,11 @@ struct CallBook<Waiter> {
     /// True while any call waits for its response.
     var hasCallsInFlight: Bool { !pending.isEmpty }
 
+    /// True while any call waits for its response, or missed its deadline and is being watched
+    /// for a hang (no acknowledgement of its cancel yet): the extension may still be working on
+    /// it, and must not be throttled into a hang the host would then declare.
+    var hasCallsAwaitingAnswer: Bool { !pending.isEmpty || expired.values.contains { !$0.acknowledged } }
+
     /// Takes a call: gives it an id, encodes it, and says whether to write it now.
     /// - Parameters:
     ///   - gated: false for the handshake and the stop sequence, which go before the gate opens.

@@ -182,6 +182,10 @@ extension RPCSession {
         state.withLock { ($0.book.nextTimer, $0.book.hasCallsInFlight) }
     }
 
+    func supervisorAwaitsAnswers(_ supervisor: ProcessSupervisor) -> Bool {
+        state.withLock { $0.book.hasCallsAwaitingAnswer }
+    }
+
     func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant) {
         let expiry = state.withLock { state -> CallBook<Waiter>.Expiry in
             let expiry = state.book.expire(now: now, hangGrace: context.hangGrace)

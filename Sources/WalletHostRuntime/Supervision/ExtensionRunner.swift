@@ -322,15 +322,10 @@ public actor ExtensionRunner {
             point: point, hangGrace: configuration.hangGrace,
             violationBudget: configuration.violationBudget, closedChannelGrace: configuration.closedChannelGrace,
             events: configuration.events, services: configuration.services)
-        var limits = ProcessLimits(dataBytes: memoryLimit)
-        limits.fileBytes = configuration.containerQuotaBytes
-        // The pids group bounds this extension's tasks; a limit per user would bound every
-        // extension of a root host together (they all run as one user).
-        if controlGroup != nil { limits.processes = nil }
-        if let processes = configuration.processLimitOverride {
-            limits.processes = processes
-            limits.processesInOwnUserNamespace = processes
-        }
+        let limits = ProcessLimits.issuerCode(memoryLimitBytes: memoryLimit, containerQuotaBytes: configuration.containerQuotaBytes,
+                                              hasControlGroup: controlGroup != nil,
+                                              hasCPUGroup: controlGroup?.cpuPath != nil,
+                                              processLimitOverride: configuration.processLimitOverride)
         var spawn = SpawnConfiguration(executablePath: descriptor.executablePath, environment: launchEnvironment,
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
         spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []

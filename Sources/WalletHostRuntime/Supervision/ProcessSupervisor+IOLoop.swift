@@ -143,10 +143,25 @@ extension ProcessSupervisor {
         // Without a pidfd, look for the exit every 20 ms.
         if child.exitDescriptor < 0 { longest = min(longest, .milliseconds(20)) }
         var wakeAt = nearest.flatMap { $0 < now + longest ? $0 : nil } ?? Self.idleTick(after: now, every: longest)
+        // Asked before the state's lock (the session takes its own lock, then this one, to write):
+        // a call past its deadline still being watched for a hang keeps the CPU unthrottled.
+        let awaitsAnswers = plan.callsInFlight || context.controlGroup?.cpuPath == nil
+            || context.controlGroup?.idleQuotaIsImposed == true || process.loop.delegate.supervisorAwaitsAnswers(self)
         let wantsWrite = state.withLock { state -> Bool in
             // A deadline a writer brought the timer forward to (its call booked after the plan was read).
             if let forward = state.broughtForward, forward < wakeAt { wakeAt = forward }
             state.broughtForward = nil
+            // Idle: the quota comes once nothing was written for the grace (a request written
+            // after the plan was read moved lastWrite past `now`: no quota then).
+            if !plan.callsInFlight, let group = context.controlGroup, group.cpuPath != nil, !group.idleQuotaIsImposed,
+               !leftRunning.load(ordering: .relaxed) {
+                let due = state.lastWrite + ExtensionControlGroup.idleQuotaGrace
+                if due > now {
+                    if due < wakeAt { wakeAt = due }
+                } else if !awaitsAnswers {
+                    group.imposeIdleQuota()
+                }
+            }
             // Under the lock, so that a writer bringing the timer forward is never overridden.
             if let armed = state.plannedWake, armed > now, armed <= wakeAt {
                 // Rings in time already; the turn it brings plans again.

@@ -16,6 +16,9 @@ protocol ProcessSupervisorDelegate: AnyObject, Sendable {
     /// The next moment the delegate needs ``supervisorTimersDue(_:now:)``, and whether calls are
     /// in flight (the footprint is sampled only then).
     func supervisorTimerPlan(_ supervisor: ProcessSupervisor) -> (wakeAt: ContinuousClock.Instant?, callsInFlight: Bool)
+    /// Whether a call still waits for the extension's answer, its deadline past or not (only
+    /// asked when no call is in flight, before the idle CPU quota is imposed).
+    func supervisorAwaitsAnswers(_ supervisor: ProcessSupervisor) -> Bool
     /// Time passed: expire deadlines, declare hangs.
     func supervisorTimersDue(_ supervisor: ProcessSupervisor, now: ContinuousClock.Instant)
     /// A footprint sample taken while calls were in flight.
@@ -65,6 +68,9 @@ final class ProcessSupervisor: Sendable {
         var memoryKillUsage: MemoryUsage?
         var lastFootprint: Int?
         var exitWaiters = TimedWaiters<ExtensionExit, Void>()
+        /// When the host last wrote to fd 3 (with a `cpu` group only): the idle quota comes
+        /// ``ExtensionControlGroup/idleQuotaGrace`` after it, when no call is in flight.
+        var lastWrite = ContinuousClock.now
     }
 
     let child: ChildProcess
@@ -131,7 +137,7 @@ final class ProcessSupervisor: Sendable {
         self.context = context
         self.launchedAt = launchedAt
         footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
-                                       controlGroup: context.controlGroup)
+                                       controlGroup: context.controlGroup, rootDescriptor: child.exitDescriptor)
         exitHandler = onExit
     }
 
@@ -205,6 +211,11 @@ final class ProcessSupervisor: Sendable {
     func write(_ line: Data, deadline: ContinuousClock.Instant? = nil) -> Bool {
         let (written, needsWake) = state.withLock { state -> (Bool, Bool) in
             if case .exited = state.phase { return (false, false) }
+            // Before the extension can read the request: it runs unthrottled from then on.
+            if let group = context.controlGroup, group.cpuPath != nil {
+                group.liftIdleQuota()
+                state.lastWrite = .now
+            }
             if state.outgoing.isEmpty {
                 let count = (try? line.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) }) ?? line.count
                 if count < line.count { state.outgoing.append(line[(line.startIndex + count)...]) }
@@ -263,6 +274,8 @@ final class ProcessSupervisor: Sendable {
     func signalGroup(_ signal: Int32) {
         guard exit == nil else { return }
         record(.kill(HostEvent.Kill(signal: SignalName.name(signal), processGroup: child.groupLeader)))
+        // A throttled extension could not even act on SIGTERM in its grace.
+        context.controlGroup?.liftIdleQuota()
         child.signalGroup(signal)
         if signal == SIGKILL { context.controlGroup?.killEveryProcess(timeout: .zero) }
     }
