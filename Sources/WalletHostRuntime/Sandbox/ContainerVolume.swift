@@ -184,6 +184,12 @@ public enum ContainerVolume {
         let created = status.st_size == 0
         if created { try makeFileSystem(image, path: imagePath, container: container, quotaBytes: quotaBytes) }
 
+        // An image still on a loop device (unmounted lazily, and still busy) would be two file
+        // systems on one image: refused until the device lets go of it.
+        if let device = loopDevice(backing: imagePath) {
+            throw Failure(description: "the image \(imagePath) of the App Group container \(container) is still attached to "
+                          + "\(device) though not mounted there (unmounted while busy?): refused until it is released")
+        }
         var number: Int32 = -1
         let loop = wh_loop_attach(image, &number)
         guard loop >= 0 else { throw failure(container, "cannot attach its image \(imagePath) to a loop device", errno) }
@@ -206,6 +212,16 @@ public enum ContainerVolume {
             }
         }
         onImage.withLock { $0[container] = mounted }
+    }
+
+    /// The loop device (`/dev/loopN`) whose backing file is `imagePath`, if any.
+    public static func loopDevice(backing imagePath: String) -> String? {
+        guard let devices = try? FileManager.default.contentsOfDirectory(atPath: "/sys/block") else { return nil }
+        for device in devices where device.hasPrefix("loop") {
+            guard let backing = try? String(contentsOfFile: "/sys/block/\(device)/loop/backing_file", encoding: .utf8) else { continue }
+            if backing.trimmingCharacters(in: .newlines) == imagePath { return "/dev/" + device }
+        }
+        return nil
     }
 
     /// `<parent>/.images`, the host's alone (0700), made where missing.
