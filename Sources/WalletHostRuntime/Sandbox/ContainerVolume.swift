@@ -77,6 +77,10 @@ public enum ContainerVolume {
         return .kernel
     }
 
+    /// ``kernelEnforcement`` as it was first asked in this process: what launches go by (the
+    /// answer does not change while the host runs, and each launch would ask it again).
+    static let enforcement = kernelEnforcement
+
     /// Containers found on their image in this process: path -> the device it is mounted from.
     private static let onImage = Mutex<[String: dev_t]>([:])
 
@@ -103,7 +107,7 @@ public enum ContainerVolume {
     public static func prepare(_ containers: some Sequence<String>, quotaBytes: Int?) throws(Failure) -> Bool {
         guard let quotaBytes else { return false }
         let list = Array(containers)
-        guard !list.isEmpty, kernelEnforcement == .kernel else { return false }
+        guard !list.isEmpty, enforcement == .kernel else { return false }
         for container in list { try mount(container, quotaBytes: quotaBytes) }
         return true
     }

@@ -429,6 +429,7 @@ public actor ExtensionRunner {
     /// with the process (``processEnded(pid:)``).
     private func watchContainerQuota(of connection: ExtensionConnection) {
         guard let quota = configuration.containerQuotaBytes, !descriptor.appGroups.isEmpty else { return }
+        ContainerQuotaWarning.warnOnce(ContainerVolume.enforcement)
         let root = connection.supervisor.footprint.root
         quotaWatches[connection.pid] = ContainerQuotaWatch.shared.watch(Array(descriptor.appGroups.values), quotaBytes: quota,
                                                                         processes: { ProcessTree.members(root: root) }) { [weak connection] used in
