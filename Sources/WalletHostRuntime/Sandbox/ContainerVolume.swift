@@ -134,11 +134,15 @@ public enum ContainerVolume {
         free(resolved)
         let parent = Glibc.open(anchor, WH_O_PATH | O_DIRECTORY | O_CLOEXEC)
         guard parent >= 0 else { throw failure(container, "cannot open \(anchor)", errno) }
-        if wh_open_beneath(parent, name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0) < 0, errno == ENOENT {
+        var fd = wh_open_beneath(parent, name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
+        if fd < 0, errno == ENOENT {
             // Made as the host makes containers (no link followed; the sandbox's user's).
-            do { try ContainerDirectory.ensure(container) } catch { throw Failure(description: error.description) }
+            do { try ContainerDirectory.ensure(container) } catch {
+                Glibc.close(parent)
+                throw Failure(description: error.description)
+            }
+            fd = wh_open_beneath(parent, name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
         }
-        let fd = wh_open_beneath(parent, name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else {
             let code = errno
             Glibc.close(parent)
@@ -175,6 +179,12 @@ public enum ContainerVolume {
         let image = wh_open_beneath(images, imageName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard image >= 0 else { throw failure(container, "cannot open its image \(imagePath)", errno) }
         defer { close(image) }
+        // Looked up anew under the lock: another host may have mounted it since the first look.
+        close(opened.container)
+        opened.container = wh_open_beneath(opened.parent, opened.name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
+        guard opened.container >= 0 else {
+            throw Failure(description: ContainerDirectory.Refusal(path: container, errno: errno).description)
+        }
         if let device = mountedDevice(opened) {
             guard wh_loop_backs(major(device), minor(device), image) == 1 else {
                 throw Failure(description: "the App Group container \(container) has a file system mounted on it "
