@@ -78,6 +78,8 @@ public struct AppLauncher: Sendable {
         }
         var run: ProcessRun
         do {
+            // The app writes into the same containers as its extensions: on their images (a root host).
+            try ContainerVolume.prepare(groups.values, quotaBytes: HostConfiguration().containerQuotaBytes)
             try AppGroupPreferences.prepare(appGroups: groups)
             run = try ProcessRun.run(configuration, timeout: timeout)
         } catch {
