@@ -21,6 +21,11 @@ public struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// A directory made elsewhere (a state directory the code under test makes), to remove.
+    public init(existing url: URL) {
+        self.url = url
+    }
+
     /// Removes the directory and everything in it, after unmounting what a root host mounted in
     /// it (App Group containers on their images, ``ContainerVolume``).
     public func remove() {
@@ -76,6 +81,22 @@ public struct TemporaryDirectory: Sendable {
         for url in made {
             unmountEverything(under: url)
             try? FileManager.default.removeItem(at: url)
+        }
+        unmountContainerImages()
+    }
+
+    /// Unmounts the App Group container images a root host's tests left mounted in the
+    /// temporary directory (state directories the tests made themselves, and the throwaway
+    /// ones of the commands they ran): each holds a loop device until it is unmounted.
+    public static func unmountContainerImages() {
+        guard geteuid() == 0, let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return }
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL.path + "/wallet-host-"
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, let separator = fields.firstIndex(of: "-"), separator + 1 < fields.count,
+                  fields[separator + 1] == "ext4" else { continue }
+            let point = String(fields[4])
+            if point.hasPrefix(temporary), point.contains("/AppGroups/") { _ = umount2(point, Int32(MNT_DETACH)) }
         }
     }
 }

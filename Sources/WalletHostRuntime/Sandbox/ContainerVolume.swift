@@ -68,6 +68,9 @@ public enum ContainerVolume {
         if geteuid() != 0 {
             return .walk(reason: "the host is not root (loop devices and mounts need root)")
         }
+        if !inInitialUserNamespace {
+            return .walk(reason: "the host runs in a user namespace (its root cannot mount a loop device)")
+        }
         if access("/dev/loop-control", R_OK | W_OK) != 0 {
             return .walk(reason: "no loop devices (/dev/loop-control: \(String(cString: strerror(errno))))")
         }
@@ -75,6 +78,27 @@ public enum ContainerVolume {
             return .walk(reason: "no mkfs.ext4 (install e2fsprogs)")
         }
         return .kernel
+    }
+
+    /// Whether this process's user namespace is the machine's own (its uid map the identity of
+    /// every id): root in any other may not mount a block device.
+    static var inInitialUserNamespace: Bool {
+        guard let map = try? String(contentsOfFile: "/proc/self/uid_map", encoding: .utf8) else { return true }
+        let fields = map.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        return fields == ["0", "0", "4294967295"]
+    }
+
+    /// Unmounts the containers under `directory` that this process put on their images (a
+    /// command's throwaway state directory, which nothing uses after it): their loop devices
+    /// let go of the images.
+    public static func release(under directory: String) {
+        let prefix = URL(fileURLWithPath: directory).standardizedFileURL.path + "/"
+        let mounted = onImage.withLock { onImage in
+            let mine = onImage.keys.filter { URL(fileURLWithPath: $0).standardizedFileURL.path.hasPrefix(prefix) }
+            mine.forEach { onImage[$0] = nil }
+            return mine
+        }
+        for container in mounted { _ = umount2(container, Int32(MNT_DETACH)) }
     }
 
     /// ``kernelEnforcement`` as it was first asked in this process: what launches go by (the
