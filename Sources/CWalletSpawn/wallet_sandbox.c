@@ -287,7 +287,7 @@ int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int
     // A template leaves it an empty directory: each launch mounts its own there.
     char tmp[wh_path_room];
     if (wh_join(tmp, wh_new, "/tmp") != 0 || mkdir(tmp, 01777) != 0) return -1;
-    if (!for_template && wh_mount_private_tmp(tmp, config->tmp_bytes) != 0) return -1;
+    if (!for_template && wh_mount_private_tmp(tmp, config->tmp_bytes, config->tmp_inodes) != 0) return -1;
 
     for (int index = 0; index < config->path_count; index++) {
         const wh_sandbox_path *grant = &config->paths[index];
@@ -304,6 +304,10 @@ int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int
     }
     if (config->failed_path_index != NULL) *config->failed_path_index = -1;
     if (wh_make_dev() != 0) return -1;
+    // Shared memory that dies with this launch; a template leaves /dev/shm for each launch to mount.
+    char shm[wh_path_room];
+    if (wh_join(shm, wh_new, "/dev/shm") != 0) return -1;
+    if (!for_template && wh_mount_private_tmp(shm, config->shm_bytes, config->shm_inodes) != 0) return -1;
     char proc[wh_path_room];
     if (wh_join(proc, wh_new, "/proc") != 0) return -1;
     if (mkdir(proc, 0555) != 0 && errno != EEXIST) return -1;
@@ -323,10 +327,14 @@ int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int
     return 0;
 }
 
-int wh_mount_private_tmp(const char *target, long long bytes) {
-    char options[64];
+int wh_mount_private_tmp(const char *target, long long bytes, long long inodes) {
+    char options[96];
     memcpy(options, "mode=1777,size=", 15);
-    wh_decimal(options + 15, (unsigned long long)bytes);
+    char *end = wh_decimal(options + 15, (unsigned long long)bytes);
+    if (inodes > 0) {
+        memcpy(end, ",nr_inodes=", 11);
+        wh_decimal(end + 11, (unsigned long long)inodes);
+    }
     return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options);
 }
 

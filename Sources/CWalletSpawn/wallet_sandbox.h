@@ -58,11 +58,11 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage);
 
 /// Builds the root and pivots into it. With `for_template`, the late paths
 /// (wh_sandbox_is_late) are left out, their mount points made where they lie outside /tmp, and
-/// /tmp and /proc stay empty directories for each launch to mount.
+/// /tmp, /dev/shm and /proc stay empty directories for each launch to mount.
 int wh_sandbox_build_root(const wh_sandbox_config *config, int for_template, int *stage);
 
 /// Enters a private copy of `config->template_fd` and shows there what each launch shows anew:
-/// a private /tmp, the late paths, a fresh /proc.
+/// a private /tmp and /dev/shm, the late paths, a fresh /proc.
 int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage);
 
 /// Whether a path is shown at each launch rather than kept in a template: the paths an extension
@@ -70,7 +70,9 @@ int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage);
 /// /tmp, which each launch's private /tmp covers.
 int wh_sandbox_is_late(const wh_sandbox_path *grant);
 
-int wh_mount_private_tmp(const char *target, long long bytes);
+/// Mounts a fresh tmpfs (mode 1777, no set-user-ID, no devices) of `bytes` and at most `inodes`
+/// files (0: the kernel's default) on `target`: the private /tmp and /dev/shm of each launch.
+int wh_mount_private_tmp(const char *target, long long bytes, long long inodes);
 int wh_join(char *buffer, const char *prefix, const char *path);
 int wh_make_parents(const char *path, int refuse_links);
 int wh_restrict(const char *target, unsigned long long attributes_set);

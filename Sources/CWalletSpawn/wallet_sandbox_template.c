@@ -19,7 +19,7 @@
 // pivots, a bind per system path, /dev, a detach). For a root host the same root serves every
 // launch of one extension: it is built once into a mount namespace kept by a descriptor (the
 // template), and each launch enters a private copy of it and adds only what must be new: a
-// private /tmp, a fresh /proc, and the late paths (wh_sandbox_is_late) taken then.
+// private /tmp and /dev/shm, a fresh /proc, and the late paths (wh_sandbox_is_late) taken then.
 
 typedef struct {
     const wh_sandbox_config *config;
@@ -159,7 +159,9 @@ int wh_sandbox_enter_template(const wh_sandbox_config *config, int *stage) {
 
     // A private copy of the template, then what is new at each launch.
     if (setns(config->template_fd, CLONE_NEWNS) != 0 || unshare(CLONE_NEWNS) != 0 || chdir("/") != 0) goto done;
-    if (wh_mount_private_tmp("/tmp", config->tmp_bytes) != 0) goto done;
+    if (wh_mount_private_tmp("/tmp", config->tmp_bytes, config->tmp_inodes) != 0) goto done;
+    // The template's /dev is every launch's: each gets a /dev/shm of its own over it.
+    if (wh_mount_private_tmp("/dev/shm", config->shm_bytes, config->shm_inodes) != 0) goto done;
     for (int index = 0; index < count; index++) {
         const wh_sandbox_path *grant = &config->paths[index];
         if (trees[index] < 0 && link_of[index] < 0) continue;

@@ -95,6 +95,8 @@ public struct AppLauncher: Sendable {
         }
         var run: ProcessRun
         do {
+            // The app writes into the same containers as its extensions: on their images (a root host).
+            try ContainerVolume.prepare(groups.values, quotaBytes: HostConfiguration().containerQuotaBytes)
             try AppGroupPreferences.prepare(appGroups: groups)
             let bounds = RunBounds(executableName: executable.lastPathComponent, bundleIdentifier: app.bundleIdentifier,
                                    memoryLimitBytes: memoryLimitBytes, controlGroups: controlGroups,

@@ -55,6 +55,8 @@ struct ConformCommand {
         }
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(getpid())-\(UUID().uuidString.prefix(8))"))
+        // A throwaway state directory: its containers' images are unmounted with the command.
+        defer { if stateURL == nil { ContainerVolume.release(under: state.url.path) } }
         var configuration = configuration
         configuration.events = try state.openEventLog()
         let suite = WalletConformance.suite(state: state, options: ConformanceOptions(configuration: configuration))

@@ -33,6 +33,9 @@ enum HostOptions {
         .valued("container-quota", "SIZE", help: """
             What one extension may keep in its App Group containers together, e.g. 256MB or 2GiB \
             (default 1GiB); past it the extension is stopped, and no single file may grow larger. \
+            On a root host with loop devices each container is an ext4 image of its own this size \
+            (one file per 16 KiB of it), made and mounted once, so the kernel refuses writes past it; \
+            elsewhere the quota is a walk of the containers (wallet-host doctor says which). \
             none: unbounded.
             """),
     ]

@@ -133,6 +133,8 @@ struct StressCommand {
         let bundles = try StressTargets.resolve(bundleURLs)
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-stress-\(getpid())-\(UUID().uuidString.prefix(8))"))
+        // A throwaway state directory: its containers' images are unmounted with the command.
+        defer { if stateURL == nil { ContainerVolume.release(under: state.url.path) } }
         let device = SimulatedDevice(state: state)
         if stateURL == nil { try StressTargets.openContainingApps(of: bundles, in: device) }
         var configuration = configuration

@@ -20,6 +20,7 @@ struct ConcurrentHostsTests {
     @Test("two add-card flows and two writers in separate processes lose no pass")
     func noLostWrites() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-shared-\(UUID().uuidString)")
+        defer { TemporaryDirectory(existing: state).remove() }
         let apps = ExampleBundles.directory.path
         let open = try start(["app", "open", "SampleIssuer", "--apps", apps, "--state", state.path])
         open.waitUntilExit()

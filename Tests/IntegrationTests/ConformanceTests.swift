@@ -24,7 +24,7 @@ struct ConformanceTests {
         options.coldAttempts = 5
         let state = StateDirectory(url: FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(UUID().uuidString)"))
-        defer { try? FileManager.default.removeItem(at: state.url) }
+        defer { TemporaryDirectory(existing: state.url).remove() }
         return await WalletConformance.suite(state: state, options: options).run(appex: appex)
     }
 
@@ -229,7 +229,7 @@ struct ConformanceTests {
 
         // A failing run keeps its state directory for diagnosis: give it one to remove.
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-conform-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: state) }
+        defer { TemporaryDirectory(existing: state).remove() }
         let bad = try WalletHostCommand.run(["conform", try ExampleBundles.testHelper(mode: "wrong-shape").path, "--json",
                                          "--deadline", "status=5s", "--state", state.path])
         #expect(bad.status == 1, "\(bad.standardOutput)\n\(bad.standardError)")

@@ -54,15 +54,18 @@ struct ExtensionLimitsTests {
         try await waitFor("every child gone", timeout: .seconds(5)) { hostile.processesRunningScript.isEmpty }
     }
 
-    /// Writes 100 MB into a file under `@DIRECTORY@` (a tmpfs: its pages are memory), then waits.
+    /// Writes 100 MB into a file under `@DIRECTORY@` (a tmpfs: its pages are memory), or as much
+    /// as it holds (the sandbox's private /tmp and /dev/shm are the memory limit's size), then waits.
     static let tmpfsScript = """
         #!/usr/bin/python3
         import time
         chunk = b"x" * (1 << 20)
-        with open("@DIRECTORY@/fill-@TOKEN@", "wb") as f:
+        f = open("@DIRECTORY@/fill-@TOKEN@", "wb", buffering=0)
+        try:
             for _ in range(100):
                 f.write(chunk)
-                f.flush()
+        except OSError:
+            pass
         time.sleep(60)
         """
 

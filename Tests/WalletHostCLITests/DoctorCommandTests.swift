@@ -26,7 +26,8 @@ struct DoctorCommandTests {
     @Test func eachCapabilityIsOneLineWithItsVerdictAndTheFix() throws {
         let run = try WalletHostCommand.run(["doctor"])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
-        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state", "cpu"]
+        let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state", "cpu",
+                            "container-quota"]
         #expect(lines.count == capabilities.count + 1, "\(run.standardOutput)")
         for (line, capability) in zip(lines, capabilities) {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -36,6 +37,16 @@ struct DoctorCommandTests {
         }
         #expect(lines.last?.hasPrefix("\(capabilities.count) capabilities: ") == true)
         #expect(run.status == (lines.contains { $0.hasPrefix("problem") } ? 1 : 0))
+    }
+
+    @Test func theContainerQuotaVerdictSaysWhetherTheKernelEnforcesIt() throws {
+        let result = try findings()
+        let finding = result.byName["container-quota"]
+        let kernel = geteuid() == 0 && access("/dev/loop-control", R_OK | W_OK) == 0
+            && ["/usr/sbin/mkfs.ext4", "/sbin/mkfs.ext4"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+        #expect(Self.verdict(finding) == (kernel ? "ok" : "warning"))
+        let detail = finding?["detail"] as? String ?? ""
+        #expect(detail.contains(kernel ? "the kernel enforces the quota" : "the container quota is a walk"), "\(detail)")
     }
 
     @Test func theSandboxVerdictsAgreeWithTheKernel() throws {

@@ -57,7 +57,7 @@ typedef struct {
 } wh_sandbox_path;
 
 /// A sandbox: the child becomes PID 1 of a new PID namespace in a new mount namespace whose
-/// root holds only `paths` (plus a fresh /proc, a minimal /dev and a private /tmp), and execs
+/// root holds only `paths` (plus a fresh /proc, a minimal /dev, a private /tmp and /dev/shm), and execs
 /// `path` (the sandbox init, which starts the extension) there.
 typedef struct {
     /// `paths`, sorted so that a parent comes before anything under it.
@@ -83,6 +83,12 @@ typedef struct {
     /// private /tmp, a fresh /proc and the paths the template leaves out (those an extension can
     /// write, and those under /tmp). Root hosts only (`user_namespace` zero). -1: build the root.
     int template_fd;
+    /// The private /tmp's most files and directories (tmpfs `nr_inodes`); 0: the kernel's default.
+    long long tmp_inodes;
+    /// The private /dev/shm (a tmpfs of its own at each launch, gone with the sandbox): its size
+    /// in bytes and its most files (`nr_inodes`; 0: the kernel's default).
+    long long shm_bytes;
+    long long shm_inodes;
 } wh_sandbox_config;
 
 /// What the child gets. File descriptors are the parent's; the child sees them as

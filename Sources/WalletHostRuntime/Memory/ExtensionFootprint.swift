@@ -10,7 +10,7 @@ import Glibc
 /// With a control group (``ExtensionControlGroup``) a sample reads its `memory.stat` (about
 /// 20 µs of the kernel's time). Without one it walks the extension's processes from `root` (the
 /// sandbox init, whose tree is the PID namespace, or the unsandboxed extension) and adds the
-/// sandbox's private `/tmp`: about 100 µs of the host's I/O thread for a Swift extension's
+/// sandbox's private `/tmp` and `/dev/shm`: about 100 µs of the host's I/O thread for a Swift extension's
 /// processes and threads. ``quickSample(maxAge:)``, taken at the end of every call, costs one
 /// `pread` of the extension's own `statm` and adds what the rest held at the last full sample;
 /// so do the periodic samples without a control group between full counts
@@ -48,8 +48,9 @@ final class ExtensionFootprint: Sendable {
     let root: pid_t
     let controlGroup: ExtensionControlGroup?
     private let ownFootprint: FootprintReader
-    /// The sandbox's private `/tmp` (its tmpfs's root, opened through `/proc/INIT/root`); -1 unsandboxed.
-    private let temporaryDirectory: Int32
+    /// The sandbox's private `/tmp` and `/dev/shm` (their tmpfs roots, opened through
+    /// `/proc/INIT/root`); none unsandboxed.
+    private let temporaryDirectories: [Int32]
     /// Without a control group: memfds and SysV segments, which no process's footprint shows.
     private let heldShared: HeldSharedMemory?
     private let lastFull = Mutex<FullSample?>(nil)
@@ -61,13 +62,14 @@ final class ExtensionFootprint: Sendable {
         self.root = root
         self.controlGroup = controlGroup
         ownFootprint = FootprintReader(pid: pid)
-        temporaryDirectory = sandboxed && controlGroup == nil
-            ? open("/proc/\(root)/root/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        temporaryDirectories = sandboxed && controlGroup == nil
+            ? ["tmp", "dev/shm"].map { open("/proc/\(root)/root/\($0)", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.filter { $0 >= 0 }
+            : []
         heldShared = controlGroup == nil ? HeldSharedMemory(initPIDFD: sandboxed ? rootDescriptor : -1) : nil
     }
 
     deinit {
-        if temporaryDirectory >= 0 { close(temporaryDirectory) }
+        temporaryDirectories.forEach { close($0) }
     }
 
     /// The total now, in bytes; nil when nothing of the extension is left to count.
@@ -130,11 +132,12 @@ final class ExtensionFootprint: Sendable {
                            sharedBytes: shared, accounting: .processes)
     }
 
-    /// What the files in the sandbox's private `/tmp` hold (tmpfs pages are memory).
+    /// What the files in the sandbox's private `/tmp` and `/dev/shm` hold (tmpfs pages are memory).
     private func temporaryBytes() -> Int {
-        guard temporaryDirectory >= 0 else { return 0 }
-        var status = statvfs()
-        guard fstatvfs(temporaryDirectory, &status) == 0 else { return 0 }
-        return Int(status.f_blocks - status.f_bfree) * Int(status.f_frsize)
+        temporaryDirectories.reduce(0) { total, directory in
+            var status = statvfs()
+            guard fstatvfs(directory, &status) == 0 else { return total }
+            return total + Int(status.f_blocks - status.f_bfree) * Int(status.f_frsize)
+        }
     }
 }

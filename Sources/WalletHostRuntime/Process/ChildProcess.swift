@@ -202,7 +202,9 @@ final class ChildProcess: Sendable {
                     paths: buffer.baseAddress!, path_count: Int32(buffer.count),
                     user_namespace: plan.runAs == nil ? 1 : 0, outer_uid: geteuid(), outer_gid: getegid(),
                     run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
-                    tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports, failed_path_index: failedPath, template_fd: -1)
+                    tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports, failed_path_index: failedPath, template_fd: -1,
+                    tmp_inodes: Int64(plan.temporaryInodes), shm_bytes: Int64(plan.sharedMemoryBytes),
+                    shm_inodes: Int64(plan.sharedMemoryInodes))
                 sandbox.template_fd = withUnsafePointer(to: sandbox) { SandboxTemplates.descriptor(for: plan, config: $0) }
                 failedPath.pointee = -1
                 return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,

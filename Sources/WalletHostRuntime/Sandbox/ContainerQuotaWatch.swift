@@ -10,8 +10,13 @@ import Glibc
 /// the host then stops. `RLIMIT_FSIZE` (the quota too) keeps any single file from outgrowing
 /// it between two walks.
 ///
-/// A walk counts the blocks every file takes (a sparse file counts what it really uses) and
-/// follows no link and no other file system: it sees what the extension can fill.
+/// A container on its own file system (``ContainerVolume``, a root host) is bounded by the
+/// kernel; its count is one `statvfs`. Elsewhere a walk counts the blocks every file takes (a
+/// sparse file counts what it really uses, any file at least ``leastBytesPerFile``), follows no
+/// link and no other file system, and adds the files the extension's processes hold open with
+/// no name left. A directory it cannot enter, or a tree deeper than ``deepestDirectory``,
+/// counts as full. Between two walks nothing bounds a non-root host's containers but
+/// `RLIMIT_FSIZE`.
 final class ContainerQuotaWatch: Sendable {
     static let shared = ContainerQuotaWatch()
 
@@ -21,6 +26,11 @@ final class ContainerQuotaWatch: Sendable {
     private struct Entry {
         var containers: [String]
         var quotaBytes: Int
+        /// The extension's processes now, whose open files count too.
+        var processes: @Sendable () -> [pid_t]
+        /// The devices the containers lie on, and whether they are images of their own.
+        var devices: Set<dev_t>
+        var onImages: Bool
         var exceeded: @Sendable (_ usedBytes: Int) -> Void
     }
 
@@ -36,11 +46,26 @@ final class ContainerQuotaWatch: Sendable {
     /// Watches `containers` until ``stopWatching(_:)``; `exceeded` runs once (on the watch's
     /// thread) when they hold more than `quotaBytes` together, and the watch ends then.
     /// - Returns: the token for ``stopWatching(_:)``.
-    func watch(_ containers: [String], quotaBytes: Int, exceeded: @escaping @Sendable (Int) -> Void) -> UInt64 {
+    /// `processes` lists the extension's processes: files they keep open with no name left in
+    /// a container count too.
+    func watch(_ containers: [String], quotaBytes: Int, processes: @escaping @Sendable () -> [pid_t] = { [] },
+               exceeded: @escaping @Sendable (Int) -> Void) -> UInt64 {
+        var devices = Set<dev_t>()
+        var onImages = true
+        for container in containers {
+            let fd = open(container, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            var status = stat()
+            if fstat(fd, &status) == 0 { devices.insert(status.st_dev) }
+            if !ContainerVolume.isOnImage(container, fd: fd) { onImages = false }
+            close(fd)
+        }
+        let entry = Entry(containers: containers, quotaBytes: quotaBytes, processes: processes, devices: devices,
+                          onImages: onImages, exceeded: exceeded)
         let (token, start) = state.withLock { state -> (UInt64, Bool) in
             let token = state.nextToken
             state.nextToken += 1
-            state.entries[token] = Entry(containers: containers, quotaBytes: quotaBytes, exceeded: exceeded)
+            state.entries[token] = entry
             defer { state.running = true }
             return (token, !state.running)
         }
@@ -62,7 +87,9 @@ final class ContainerQuotaWatch: Sendable {
         while true {
             let entries = state.withLock { $0.entries }
             for (token, entry) in entries {
-                let used = entry.containers.reduce(0) { $0 + Self.bytesUsed(under: $1) }
+                var used = entry.containers.reduce(0) { $0 + Self.bytesUsed(under: $1) }
+                // On images the file systems count these already.
+                if !entry.onImages { used += Self.unlinkedBytes(held: entry.processes(), on: entry.devices) }
                 guard used > entry.quotaBytes else { continue }
                 let stillWatched = state.withLock { $0.entries.removeValue(forKey: token) != nil }
                 if stillWatched { entry.exceeded(used) }
@@ -72,9 +99,17 @@ final class ContainerQuotaWatch: Sendable {
     }
 
     /// The bytes the files under `directory` take on disk, found without following any link.
+    /// A container on its own file system (``ContainerVolume``) is that file system's count,
+    /// which holds everything, open files without a name too.
     static func bytesUsed(under directory: String) -> Int {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return 0 }
+        if ContainerVolume.isOnImage(directory, fd: fd) {
+            defer { close(fd) }
+            var status = statvfs()
+            guard fstatvfs(fd, &status) == 0 else { return 0 }
+            return Int(status.f_blocks - status.f_bfree) * Int(status.f_frsize)
+        }
         var top = stat()
         guard fstat(fd, &top) == 0 else {
             close(fd)
@@ -83,24 +118,72 @@ final class ContainerQuotaWatch: Sendable {
         return bytesUsed(directoryDescriptor: fd, device: top.st_dev, depth: 0)
     }
 
-    /// Walks the open directory `fd` (and closes it).
+    /// A walk goes this deep at most: a container nested deeper counts as over its quota
+    /// (paths past about 2,000 directories are past PATH_MAX; no app's container needs 256).
+    static let deepestDirectory = 256
+
+    /// Each file or directory costs the quota at least this much, as a share of its inodes on a
+    /// container image (``ContainerVolume/bytesPerInode``): empty files are not free.
+    static var leastBytesPerFile: Int { ContainerVolume.bytesPerInode }
+
+    /// Walks the open directory `fd` (and closes it) without recursion, one open directory per
+    /// level. A directory the walk cannot enter (mode 000 on a host that is not root) or a tree
+    /// deeper than ``deepestDirectory`` makes the container count as full: what it holds there
+    /// cannot be known, so it is not given the benefit of the doubt.
     private static func bytesUsed(directoryDescriptor fd: Int32, device: dev_t, depth: Int) -> Int {
-        guard let stream = fdopendir(fd) else {
+        guard let top = fdopendir(fd) else {
             close(fd)
-            return 0
+            return Int.max / 2
         }
-        defer { closedir(stream) }
+        var stack: [OpaquePointer] = [top]
+        defer { stack.forEach { closedir($0) } }
         var total = 0
-        while let entry = readdir(stream) {
+        while let stream = stack.last {
+            guard let entry = readdir(stream) else {
+                closedir(stream)
+                stack.removeLast()
+                continue
+            }
+            let directory = dirfd(stream)
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name == "." || name == ".." { continue }
             var status = stat()
-            guard fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            total += max(Int(status.st_blocks) * 512, leastBytesPerFile)
+            guard status.st_mode & S_IFMT == S_IFDIR, status.st_dev == device else { continue }
+            guard stack.count <= deepestDirectory else { return Int.max / 2 }
+            let child = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else {
+                // Gone, or replaced by a link, since fstatat: nothing there to count.
+                if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { continue }
+                return Int.max / 2
+            }
+            guard let opened = fdopendir(child) else {
+                close(child)
+                return Int.max / 2
+            }
+            stack.append(opened)
+        }
+        return total
+    }
+
+    /// The blocks of files on `devices` that the processes `pids` hold open (or mapped) with no
+    /// name left: a walk of the containers cannot see them, their space is still taken.
+    static func unlinkedBytes(held pids: [pid_t], on devices: Set<dev_t>) -> Int {
+        var seen = Set<UInt64>()
+        var total = 0
+        func count(_ path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 0,
+                  devices.contains(status.st_dev), seen.insert(UInt64(status.st_ino)).inserted else { return }
             total += Int(status.st_blocks) * 512
-            // Deep trees are cut off rather than walked without end; the file size limit still holds there.
-            guard status.st_mode & S_IFMT == S_IFDIR, status.st_dev == device, depth < 64 else { continue }
-            let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if child >= 0 { total += bytesUsed(directoryDescriptor: child, device: device, depth: depth + 1) }
+        }
+        for pid in pids {
+            for kind in ["fd", "map_files"] {
+                let directory = "/proc/\(pid)/\(kind)"
+                guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+                for entry in entries { count(directory + "/" + entry) }
+            }
         }
         return total
     }

@@ -10,7 +10,8 @@ import Glibc
 /// Shown read-only: the system (``systemPaths``, the Swift runtime's directory), the `.appex`,
 /// the sandbox init. Read-write: the extension's own App Group containers and the directories
 /// the host names in its environment (``writableEnvironmentVariables``). Besides: a fresh
-/// `/proc` of its own PID namespace, a minimal `/dev` and a private `/tmp`. Nothing else: not
+/// `/proc` of its own PID namespace, a minimal `/dev`, a private `/tmp` and `/dev/shm` (fresh at
+/// each launch, bounded in size and files). Nothing else: not
 /// the state directory (passes, device settings, logs), not other issuers' containers, not
 /// other bundles, not the host's home.
 ///
@@ -48,8 +49,17 @@ public struct SandboxPlan: Sendable, Equatable {
     /// When the host is root: the unprivileged user and group the process runs as. Nil: it
     /// keeps the host's user, in a user namespace.
     public var runAs: (uid: UInt32, gid: UInt32)?
-    /// The size of the private `/tmp`.
+    /// The size of the private `/tmp`. An extension's runner sets its memory limit: the files
+    /// there are memory, counted in its footprint.
     public var temporaryBytes = 128 << 20
+    /// The most files and directories the private `/tmp` holds (tmpfs `nr_inodes`): each costs
+    /// the kernel memory that no size counts.
+    public var temporaryInodes = 4096
+    /// The size of the private `/dev/shm`, a tmpfs of each launch's own (POSIX shared memory,
+    /// `shm_open`), gone with it. An extension's runner sets its memory limit.
+    public var sharedMemoryBytes = 128 << 20
+    /// The most files the private `/dev/shm` holds.
+    public var sharedMemoryInodes = 1024
     /// Whether launches copy a root built once for this plan (a root host only) rather than each
     /// building its own: the same file system, about 1 ms sooner (see `SandboxTemplates`).
     public var reusesRoot = true
@@ -80,6 +90,8 @@ public struct SandboxPlan: Sendable, Equatable {
     public static func == (lhs: SandboxPlan, rhs: SandboxPlan) -> Bool {
         lhs.grants == rhs.grants && lhs.initPath == rhs.initPath && lhs.runAs?.uid == rhs.runAs?.uid
             && lhs.runAs?.gid == rhs.runAs?.gid && lhs.temporaryBytes == rhs.temporaryBytes && lhs.reusesRoot == rhs.reusesRoot
+            && lhs.temporaryInodes == rhs.temporaryInodes && lhs.sharedMemoryBytes == rhs.sharedMemoryBytes
+            && lhs.sharedMemoryInodes == rhs.sharedMemoryInodes
     }
 
     /// The plan for one process.

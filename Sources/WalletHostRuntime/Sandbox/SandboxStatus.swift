@@ -76,4 +76,9 @@ public enum SandboxStatus {
                  + "they can read the state directory and other issuers' App Groups, and what they start may outlive them")
         }
     }
+
+    /// Sends `text` where the run's warnings go (``onWarning(_:)``), if anywhere.
+    static func emitWarning(_ text: String) {
+        state.withLock { $0.warn }?(text)
+    }
 }

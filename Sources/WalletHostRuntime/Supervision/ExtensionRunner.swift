@@ -62,6 +62,10 @@ public actor ExtensionRunner {
             readOnly: [descriptor.bundlePath], writable: Array(descriptor.appGroups.values), environment: launchEnvironment,
             initPath: configuration.sandboxInitPath ?? SandboxPlan.defaultInitPath)
         plan?.reusesRoot = configuration.sandboxReusesRoot
+        // Its private /tmp and /dev/shm hold memory: neither outgrows the extension's limit.
+        let memoryLimit = configuration.memoryLimit(at: descriptor.point)
+        plan?.temporaryBytes = memoryLimit
+        plan?.sharedMemoryBytes = memoryLimit
         sandboxPlan = plan
     }
 
@@ -332,6 +336,8 @@ public actor ExtensionRunner {
         spawn.sandboxRequired = configuration.sandbox == .required
         let connection: ExtensionConnection
         do {
+            // Each container on its own file system, sized by the quota (a root host; mounted once, then found mounted).
+            try ContainerVolume.prepare(descriptor.appGroups.values, quotaBytes: configuration.containerQuotaBytes)
             // Before every launch: a link the last run planted in a container fails this one.
             try AppGroupPreferences.prepare(appGroups: descriptor.appGroups)
             connection = try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
@@ -418,8 +424,10 @@ public actor ExtensionRunner {
     /// with the process (``processEnded(pid:)``).
     private func watchContainerQuota(of connection: ExtensionConnection) {
         guard let quota = configuration.containerQuotaBytes, !descriptor.appGroups.isEmpty else { return }
-        quotaWatches[connection.pid] = ContainerQuotaWatch.shared.watch(Array(descriptor.appGroups.values),
-                                                                        quotaBytes: quota) { [weak connection] used in
+        ContainerQuotaWarning.warnOnce(ContainerVolume.enforcement)
+        let root = connection.supervisor.footprint.root
+        quotaWatches[connection.pid] = ContainerQuotaWatch.shared.watch(Array(descriptor.appGroups.values), quotaBytes: quota,
+                                                                        processes: { ProcessTree.members(root: root) }) { [weak connection] used in
             connection?.abandon(.containerQuota(usedBytes: used, quotaBytes: quota))
         }
     }
