@@ -41,6 +41,12 @@ public struct AppLauncher: Sendable {
     /// The sandbox init; nil: beside the running executable.
     public var sandboxInitPath: String?
 
+    /// The app's network, as an extension's (`--network`, `--allow-network`).
+    public var network = NetworkMode.proxy
+    public var networkPolicy = NetworkPolicy()
+    /// Where the app's network connections are recorded.
+    public var events: any HostEventSink = NullEventSink()
+
     public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
         self.device = device
         self.sandbox = sandbox
@@ -50,6 +56,9 @@ public struct AppLauncher: Sendable {
     /// A launcher that sandboxes apps as `configuration` sandboxes extensions.
     public init(device: SimulatedDevice, configuration: HostConfiguration) {
         self.init(device: device, sandbox: configuration.sandbox, sandboxInitPath: configuration.sandboxInitPath)
+        network = configuration.network
+        networkPolicy = configuration.networkPolicy
+        events = configuration.events
     }
 
     /// What opening the app did.
@@ -74,7 +83,9 @@ public struct AppLauncher: Sendable {
         if sandbox != .off {
             configuration.sandbox = SandboxPlan(readOnly: [app.url.path], writable: Array(groups.values), environment: environment,
                                                 initPath: sandboxInitPath ?? SandboxPlan.defaultInitPath)
+            configuration.sandbox?.network = network
             configuration.sandboxRequired = sandbox == .required
+            configuration.egress = EgressSession(policy: networkPolicy, events: events, bundleIdentifier: app.bundleIdentifier)
         }
         var run: ProcessRun
         do {

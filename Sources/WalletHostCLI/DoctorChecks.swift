@@ -38,7 +38,7 @@ enum DoctorChecks {
         let namespacesRefusal = SandboxStatus.probe()
         return [namespaces(refusal: namespacesRefusal), sandboxInit(namespacesAllowed: namespacesRefusal == nil),
                 syscallFilter(namespacesAllowed: namespacesRefusal == nil), controlGroups(), openFiles(), chromium(),
-                python3(path: ProcessInfo.processInfo.environment["PATH"] ?? "")]
+                python3(path: ProcessInfo.processInfo.environment["PATH"] ?? "")] + network()
     }
 
     static func namespaces(refusal: String?) -> DoctorFinding {

@@ -62,6 +62,9 @@ public actor ExtensionRunner {
             readOnly: [descriptor.bundlePath], writable: Array(descriptor.appGroups.values), environment: launchEnvironment,
             initPath: configuration.sandboxInitPath ?? SandboxPlan.defaultInitPath)
         plan?.reusesRoot = configuration.sandboxReusesRoot
+        plan?.network = configuration.network
+        // A root host's namespaces start being made now, ahead of the first launch.
+        if plan != nil, configuration.network != .host { _ = NetworkNamespacePool.shared }
         sandboxPlan = plan
     }
 
@@ -335,6 +338,8 @@ public actor ExtensionRunner {
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
         spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         spawn.sandboxRequired = configuration.sandbox == .required
+        spawn.egress = EgressSession(policy: configuration.networkPolicy, events: configuration.events,
+                                     bundleIdentifier: descriptor.bundleIdentifier)
         let connection: ExtensionConnection
         do {
             // Before every launch: a link the last run planted in a container fails this one.
