@@ -237,3 +237,9 @@ int wh_landlock_scope_self(void) {
     errno = saved;
     return result == 0 ? 1 : -1;
 }
+
+int wh_thread_idle_priority(void) {
+    struct sched_param parameters;
+    memset(&parameters, 0, sizeof parameters);
+    return sched_setscheduler(0, SCHED_IDLE, &parameters);
+}

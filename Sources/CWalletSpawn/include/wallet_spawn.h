@@ -250,6 +250,11 @@ unsigned long long wh_eventfd_drain(int eventfd);
 /// thread must not be used for anything else).
 int wh_network_namespace_make(void);
 
+/// Puts the calling thread in SCHED_IDLE: it runs only on a processor nothing else wants (the
+/// pool of network namespaces refills so, never competing with the launch that emptied it).
+/// 0 or -1 with errno.
+int wh_thread_idle_priority(void);
+
 /// Receives one descriptor sent with SCM_RIGHTS on `channel` (non-blocking: -1 with EAGAIN when
 /// none waits). The descriptor is close-on-exec.
 int wh_receive_descriptor(int channel);

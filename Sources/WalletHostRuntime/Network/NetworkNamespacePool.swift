@@ -39,6 +39,8 @@ public final class NetworkNamespacePool: Sendable {
         wakeup = pipe
         let reader = pipe.read
         let started = DetachedThread.start(name: "netns-pool", stackBytes: 128 << 10) { [self] in
+            // Refilling never competes with the launch that took a namespace (nor with anything else).
+            _ = wh_thread_idle_priority()
             while true {
                 var bytes: (UInt64, UInt64) = (0, 0)
                 while true {
