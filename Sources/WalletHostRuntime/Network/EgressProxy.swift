@@ -147,6 +147,9 @@ private final class ProxyLoop {
         var deadline: ContinuousClock.Instant?
         /// Refused: only the error page is left to write.
         var closing = false
+        /// Whether each socket is in the epoll set.
+        var clientWatched = true
+        var upstreamWatched = false
         init(id: Int, listener: Listener, client: Int32) {
             self.id = id
             self.listener = listener
@@ -501,11 +504,13 @@ private final class ProxyLoop {
         if result != 0 && errno != EINPROGRESS {
             let reason = String(cString: strerror(errno))
             watch(fd, 0, add: true)
+            connection.upstreamWatched = true
             refuse(connection, status: "502 Bad Gateway", reason: "connect to \(address.text): \(reason)")
             return
         }
         connection.phase = .connecting
         watch(fd, WH_POLL_OUT, add: true)
+        connection.upstreamWatched = true
     }
 
     func upstreamReady(_ connection: Connection, flags: UInt32) {
@@ -613,8 +618,22 @@ private final class ProxyLoop {
         var upstream: UInt32 = 0
         if !connection.upstreamDone && connection.toClient.count < EgressProxy.Limits.bufferBytes { upstream |= WH_POLL_IN }
         if !connection.toUpstream.isEmpty { upstream |= WH_POLL_OUT }
-        watch(connection.client, client)
-        watch(connection.upstream, upstream)
+        // A side with nothing left to read or write leaves the epoll set: a hung-up socket would
+        // otherwise wake the loop (EPOLLHUP is always reported) until the other side is done.
+        connection.clientWatched = setInterest(connection.client, client, watched: connection.clientWatched,
+                                               finished: connection.clientDone)
+        connection.upstreamWatched = setInterest(connection.upstream, upstream, watched: connection.upstreamWatched,
+                                                 finished: connection.upstreamDone)
+    }
+
+    /// Watches `fd` for `events`, or stops watching it when it is `finished` and nothing is asked; whether it is watched now.
+    func setInterest(_ fd: Int32, _ events: UInt32, watched: Bool, finished: Bool) -> Bool {
+        if events == 0 && finished {
+            if watched { _ = wh_poll_remove(epoll, fd) }
+            return false
+        }
+        _ = watched ? wh_poll_modify(epoll, fd, events) : wh_poll_add(epoll, fd, events)
+        return true
     }
 
     // MARK: Ending
@@ -627,7 +646,8 @@ private final class ProxyLoop {
         connection.allowed = false
         if connection.upstream >= 0 {
             endpoints[connection.upstream] = nil
-            _ = wh_poll_remove(epoll, connection.upstream)
+            if connection.upstreamWatched { _ = wh_poll_remove(epoll, connection.upstream) }
+            connection.upstreamWatched = false
             Glibc.close(connection.upstream)
             connection.upstream = -1
         }
@@ -638,16 +658,16 @@ private final class ProxyLoop {
         connection.toClient = Array(("HTTP/1.1 \(status)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n"
                                      + "Connection: close\r\n\r\n" + body).utf8)
         // Stop reading; write the page when the socket takes it.
-        watch(connection.client, WH_POLL_OUT)
+        connection.clientWatched = setInterest(connection.client, WH_POLL_OUT, watched: connection.clientWatched, finished: false)
         flushToClient(connection)
     }
 
     func finish(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         connection.listener.connections.remove(connection.id)
-        for fd in [connection.client, connection.upstream] where fd >= 0 {
+        for (fd, watched) in [(connection.client, connection.clientWatched), (connection.upstream, connection.upstreamWatched)] where fd >= 0 {
             endpoints[fd] = nil
-            _ = wh_poll_remove(epoll, fd)
+            if watched { _ = wh_poll_remove(epoll, fd) }
             Glibc.close(fd)
         }
         let session = connection.listener.session
