@@ -276,6 +276,46 @@ struct NetworkIsolationTests {
         #expect(events.events(.networkConnection).allSatisfy { $0.bundleIdentifier == "com.example.hostile.Hostile" })
     }
 
+    /// Opens 40 connections to the proxy and sends nothing on them, then one more with a header
+    /// past the proxy's limit; writes what the proxy answered.
+    static let proxyFloodScript = """
+        #!/usr/bin/python3
+        import json, socket
+        out = {"answers": []}
+        held = []
+        for _ in range(40):
+            held.append(socket.create_connection(("127.0.0.1", 3128), timeout=5))
+        for connection in held[32:]:
+            try:
+                out["answers"].append(connection.recv(64).split(b"\\r\\n")[0].decode())
+            except OSError as error:
+                out["answers"].append("error %r" % (error,))
+        for connection in held:
+            connection.close()
+        big = socket.create_connection(("127.0.0.1", 3128), timeout=5)
+        try:
+            big.sendall(b"GET http://example.com/ HTTP/1.1\\r\\nX-Fill: " + b"a" * 10000 + b"\\r\\n\\r\\n")
+        except OSError:
+            pass
+        out["big"] = big.recv(64).split(b"\\r\\n")[0].decode()
+        with open("@OWN@/flood.json", "w") as f:
+            json.dump(out, f)
+        """
+
+    @Test("the proxy is bounded: past 32 open connections an extension is answered 503, a header past 8 KiB 431")
+    func proxyIsBounded() async throws {
+        let hostile = try HostileExtension(script: Self.proxyFloodScript)
+        defer { hostile.cleanUp() }
+        let (runner, events) = hostile.runner(sandbox: .required) { $0.network = .proxy }
+        _ = await runner.prewarm()
+        let results = try Self.results(hostile, "flood.json")
+        let answers = try #require(results["answers"] as? [String], "\(results)")
+        #expect(answers.count == 8 && answers.allSatisfy { $0 == "HTTP/1.1 503 Service Unavailable" }, "\(results)")
+        #expect(results["big"] as? String == "HTTP/1.1 431 Request Header Fields Too Large", "\(results)")
+        await runner.stop()
+        try await waitFor("every connection is logged") { events.events(.networkConnection).count >= 41 }
+    }
+
     @Test("--network proxy without --allow-network refuses the host's own loopback (a name resolving there too)")
     func proxyRefusesTheHostsLoopbackByDefault() async throws {
         let (server, port) = try Self.startServer()

@@ -261,7 +261,17 @@ private final class ProxyLoop {
 
     func clientReady(_ connection: Connection, flags: UInt32) {
         if connection.closing {
-            if flags & (WH_POLL_HUP | WH_POLL_ERR) != 0 { finish(connection) } else { flushToClient(connection) }
+            if flags & (WH_POLL_HUP | WH_POLL_ERR) != 0 {
+                finish(connection)
+                return
+            }
+            if flags & WH_POLL_OUT != 0 { flushToClient(connection) }
+            // What the extension still sends is read and dropped until it closes (or the page's
+            // time is up): closing with unread bytes would reset the connection, page and all.
+            if flags & WH_POLL_IN != 0, connections[connection.id] != nil {
+                let count = buffer.withUnsafeMutableBytes { recv(connection.client, $0.baseAddress, $0.count, 0) }
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { finish(connection) }
+            }
             return
         }
         if flags & WH_POLL_OUT != 0 { flushToClient(connection) }
@@ -589,8 +599,11 @@ private final class ProxyLoop {
             }
         }
         if connection.closing {
-            // An error page: once it is out, the connection is over.
-            if connection.toClient.isEmpty { finish(connection) }
+            // An error page: once it is out, the proxy is done writing; the extension's close ends it.
+            if connection.toClient.isEmpty {
+                _ = shutdown(connection.client, Int32(SHUT_WR))
+                connection.clientWatched = setInterest(connection.client, WH_POLL_IN, watched: connection.clientWatched, finished: false)
+            }
             return
         }
         guard connection.phase == .relaying else { return }
@@ -657,8 +670,9 @@ private final class ProxyLoop {
         let body = "wallet-host egress proxy: \(reason)\n"
         connection.toClient = Array(("HTTP/1.1 \(status)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n"
                                      + "Connection: close\r\n\r\n" + body).utf8)
-        // Stop reading; write the page when the socket takes it.
-        connection.clientWatched = setInterest(connection.client, WH_POLL_OUT, watched: connection.clientWatched, finished: false)
+        // Write the page when the socket takes it (reading only to drop what comes).
+        connection.clientWatched = setInterest(connection.client, WH_POLL_OUT | WH_POLL_IN, watched: connection.clientWatched,
+                                               finished: false)
         flushToClient(connection)
     }
 
