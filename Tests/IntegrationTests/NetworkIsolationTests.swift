@@ -340,6 +340,44 @@ struct NetworkIsolationTests {
     }
 }
 
+extension NetworkIsolationTests {
+    @Test("through the daemon: `serve --allow-network` lets the warm extension reach its backend, and `call` prints the connection")
+    func daemonCallPrintsTheConnection() async throws {
+        let (server, port) = try Self.startServer()
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        defer { try? FileManager.default.removeItem(at: appex.deletingLastPathComponent().deletingLastPathComponent()) }
+        let executable = appex.appendingPathComponent("TestHelperExt")
+        try FileManager.default.moveItem(at: executable, to: appex.appendingPathComponent("TestHelperExt.real"))
+        try Data(UnprivilegedNetworkIsolationTests.script.replacingOccurrences(of: "@NAME@", with: "nothing-\(port)")
+            .replacingOccurrences(of: "@TCPPORT@", with: "9")
+            .replacingOccurrences(of: "@PORT@", with: "\(port)").utf8).write(to: executable)
+        _ = chmod(executable.path, 0o755)
+        let directory = try TemporaryDirectory(prefix: "wallet-host-network-daemon")
+        defer { directory.remove() }
+        let state = directory.url.appendingPathComponent("state")
+        let daemon = Process()
+        daemon.executableURL = BuildProducts.walletHost
+        daemon.arguments = ["serve", "--state", state.path, "--allow-network", "127.0.0.1:\(port)"]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        try await waitFor("the daemon answers") { try WalletHostCommand.run(["ps", "--state", state.path]).status == 0 }
+        let run = try WalletHostCommand.run(["call", appex.path, "status", "--state", state.path, "--deadline", "status=20s"])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        // Allowed (so by the daemon's --allow-network: this command named none), with its bytes.
+        let line = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("network: GET 127.0.0.1:\(port)") }
+        #expect(line?.contains("bytes sent") == true, "\(run.standardOutput)")
+    }
+}
+
 /// The same for a host that is not root (its extensions' network namespaces are made inside their
 /// user namespaces): run `wallet-host call` as another user with setpriv.
 @Suite("Sandbox: the network is the extension's own, for a host that is not root", .serialized, .timeLimit(.minutes(2)),
