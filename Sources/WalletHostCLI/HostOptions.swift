@@ -41,9 +41,9 @@ enum HostOptions {
             sockets) is reachable. none: no network at all. host: the host's network namespace.
             """),
         .valued("allow-network", "HOST[:PORT]", repeatable: true, help: """
-            Let the egress proxy connect to HOST (a name or an address; every port without PORT); \
-            repeatable. Given once, only the listed destinations are allowed; never given, any \
-            destination but the host's own addresses (loopback, link-local), which need naming here.
+            Let the egress proxy connect to HOST (a name or an address; every port without PORT). \
+            Given once, only the listed destinations are allowed; never given, any \
+            public destination: the host's own and private addresses need naming here, by address.
             """),
     ]
 

@@ -335,7 +335,7 @@ struct NetworkIsolationTests {
         try await waitFor("the refusals are logged") { events.events(.networkConnection).count >= 3 }
         #expect(events.events(.networkConnection).allSatisfy { event in
             guard case .networkConnection(let connection) = event.payload else { return false }
-            return !connection.allowed && connection.reason?.contains("host's own address") == true
+            return !connection.allowed && connection.reason?.contains("host's own address or a private one") == true
         }, "\(events.events(.networkConnection).map(\.message))")
     }
 }

@@ -40,4 +40,13 @@ struct NetworkPolicyTests {
         // A listed name that resolves to the host's loopback does not open it.
         #expect(listed.refusal(host: "api.example.com", address: "127.0.0.1", hostLocal: true) != nil)
     }
+
+    @Test("addresses that are not public are told apart from public ones",
+          arguments: [("127.0.0.1", true), ("10.1.2.3", true), ("172.16.0.1", true), ("172.32.0.1", false), ("192.168.1.1", true),
+                      ("169.254.1.1", true), ("100.64.0.1", true), ("0.0.0.0", true), ("224.0.0.1", true), ("93.184.216.34", false),
+                      ("::1", true), ("::", true), ("fe80::1", true), ("fd00::1", true), ("::ffff:127.0.0.1", true),
+                      ("::ffff:93.184.216.34", false), ("2606:2800:220:1::1", false), ("not an address", true)])
+    func nonPublicAddresses(address: String, nonPublic: Bool) {
+        #expect(NetworkPolicy.isNonPublic(address) == nonPublic)
+    }
 }

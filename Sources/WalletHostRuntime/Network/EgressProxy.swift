@@ -101,6 +101,7 @@ struct ResolvedAddress: Sendable {
     var storage: sockaddr_storage
     var length: socklen_t
     var text: String
+    /// Not a public address: loopback, link-local, private or unique-local, multicast, reserved.
     var hostLocal: Bool
 }
 
@@ -465,25 +466,38 @@ private final class ProxyLoop {
         withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: Int(length))) }
         var text = [CChar](repeating: 0, count: 64)
         let family = Int32(pointer.pointee.sa_family)
-        var hostLocal = false
         if family == AF_INET {
             var address = UnsafeRawPointer(pointer).load(as: sockaddr_in.self).sin_addr
             _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-            let first = UInt32(bigEndian: address.s_addr) >> 24
-            let second = (UInt32(bigEndian: address.s_addr) >> 16) & 0xff
-            hostLocal = first == 127 || first == 0 || (first == 169 && second == 254) || first >= 224
         } else if family == AF_INET6 {
             var address = UnsafeRawPointer(pointer).load(as: sockaddr_in6.self).sin6_addr
             _ = inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-            let bytes = withUnsafeBytes(of: address) { Array($0) }
-            let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && (bytes[15] == 1 || bytes[15] == 0)
-            let linkLocal = bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80
-            let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-            hostLocal = loopback || linkLocal || bytes[0] == 0xff || (mapped && (bytes[12] == 127 || bytes[12] == 0))
         } else {
             return nil
         }
+        let hostLocal = NetworkPolicy.isNonPublic(String(cString: text))
         return ResolvedAddress(storage: storage, length: length, text: String(cString: text), hostLocal: hostLocal)
+    }
+
+    /// The addresses of the host's own interfaces (getifaddrs), as text: a destination there is
+    /// the host itself, whatever range it is in.
+    static func hostAddresses() -> Set<String> {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses = Set<String>()
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            if let address = entry.pointee.ifa_addr {
+                let family = Int32(address.pointee.sa_family)
+                let length = family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size
+                if family == AF_INET || family == AF_INET6, let resolved = resolvedAddress(address, length: socklen_t(length)) {
+                    addresses.insert(resolved.text)
+                }
+            }
+            cursor = entry.pointee.ifa_next
+        }
+        return addresses
     }
 
     func resolved(_ connection: Connection, addresses: [ResolvedAddress], error: String?) {
@@ -492,9 +506,10 @@ private final class ProxyLoop {
             return
         }
         connection.address = address.text
+        let ownAddresses = Self.hostAddresses()
         for candidate in addresses {
             if let refusal = connection.listener.session.policy.refusal(host: connection.host, address: candidate.text,
-                                                                        hostLocal: candidate.hostLocal) {
+                                                                        hostLocal: candidate.hostLocal || ownAddresses.contains(candidate.text)) {
                 connection.address = candidate.text
                 refuse(connection, status: "403 Forbidden", reason: refusal)
                 return

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One `--allow-network HOST[:PORT]` entry: a destination the egress proxy connects extensions to.
 /// `HOST` is a name (matched without case) or an address (`[::1]` for IPv6 with a port); without
@@ -54,10 +57,11 @@ public struct NetworkAllowance: Sendable, Equatable, CustomStringConvertible {
 
 /// Which destinations the egress proxy connects an extension to.
 ///
-/// With no entries, any destination except the host's own (loopback, unspecified, link-local
-/// and multicast addresses, checked after resolution): egress is logged, not bounded. With
-/// entries, only those; a host-local address only when the entry names one (so that a name
-/// that resolves to 127.0.0.1 does not open the host's loopback services).
+/// With no entries, any public destination (checked after resolution): not the host's own
+/// addresses (its interfaces, loopback, link-local), not private or unique-local networks
+/// (RFC 1918, RFC 6598, fc00::/7), not multicast: egress is logged, not bounded. With entries,
+/// only those; a non-public address only when the entry names it as an address or `localhost`
+/// (so that a name that resolves to 127.0.0.1 or 10.0.0.5 does not open what lies there).
 public struct NetworkPolicy: Sendable, Equatable {
     public var allowances: [NetworkAllowance]
 
@@ -77,6 +81,31 @@ public struct NetworkPolicy: Sendable, Equatable {
         guard hostLocal else { return nil }
         let namedLocal = ["localhost", "127.0.0.1", "::1"].contains(host.lowercased()) || host.hasPrefix("127.") || host == address
         if !allowances.isEmpty, namedLocal { return nil }
-        return "\(address) is the host's own address: allow it by name with --allow-network \(host.contains(":") ? "[\(host)]" : host):PORT"
+        return "\(address) is the host's own address or a private one: allow it by address with --allow-network "
+            + "\(address.contains(":") ? "[\(address)]" : address):PORT"
+    }
+
+    /// Whether an address (as text) is not a public one: loopback, "this network", link-local,
+    /// private (RFC 1918), shared (RFC 6598), unique-local (fc00::/7), multicast or reserved,
+    /// IPv4-mapped ones included. Text that is no address counts as non-public.
+    public static func isNonPublic(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        func nonPublic(_ first: UInt8, _ second: UInt8) -> Bool {
+            first == 127 || first == 0 || (first == 169 && second == 254) || first >= 224 || first == 10
+                || (first == 172 && (16...31).contains(second)) || (first == 192 && second == 168)
+                || (first == 100 && (64...127).contains(second))
+        }
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            let bytes = withUnsafeBytes(of: v4) { Array($0) }
+            return nonPublic(bytes[0], bytes[1])
+        }
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return true }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff { return nonPublic(bytes[12], bytes[13]) }
+        let loopbackOrUnspecified = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] <= 1
+        let linkLocal = bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80
+        let uniqueLocal = bytes[0] & 0xfe == 0xfc
+        return loopbackOrUnspecified || linkLocal || uniqueLocal || bytes[0] == 0xff
     }
 }

@@ -53,7 +53,7 @@ public struct HostConfiguration: Sendable {
     /// A sandboxed extension's network (`--network`, ``NetworkMode``): by default a namespace of
     /// its own whose only way out is the host's egress proxy, each connection an event.
     public var network = NetworkMode.proxy
-    /// Where the egress proxy connects extensions (`--allow-network`); empty: anywhere but the host's own addresses.
+    /// Where the egress proxy connects extensions (`--allow-network`); empty: any public address.
     public var networkPolicy = NetworkPolicy()
 
     public init() {}
