@@ -44,8 +44,10 @@ func parseOptions() -> Options {
     return options
 }
 
-func configuration(sandbox: SandboxMode = .auto, reusesRoot: Bool = true, controlGroups: ControlGroupMode = .auto) -> HostConfiguration {
+func configuration(sandbox: SandboxMode = .auto, reusesRoot: Bool = true, controlGroups: ControlGroupMode = .auto,
+                   network: NetworkMode = .proxy) -> HostConfiguration {
     var configuration = HostConfiguration()
+    configuration.network = network
     configuration.idleTimeout = nil
     configuration.stopGrace = .milliseconds(500)
     configuration.sandbox = sandbox
@@ -55,8 +57,10 @@ func configuration(sandbox: SandboxMode = .auto, reusesRoot: Bool = true, contro
 }
 
 /// One cold status call on a fresh runner, stopped after; the elapsed ms.
-func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto, reusesRoot: Bool = true) async -> Double {
-    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(sandbox: sandbox, reusesRoot: reusesRoot))
+func coldStatus(_ descriptor: ExtensionDescriptor, sandbox: SandboxMode = .auto, reusesRoot: Bool = true,
+                network: NetworkMode = .proxy) async -> Double {
+    let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration(sandbox: sandbox, reusesRoot: reusesRoot,
+                                                                                      network: network))
     let (elapsed, failure) = await timedStatus(runner)
     if let failure { fatalError("cold status of \(descriptor.executableName) failed: \(failure)") }
     await runner.stop()
@@ -96,6 +100,24 @@ let cStatus = try benchExtension(executable: options.cExtension, name: "CStatusE
 defer { removeBenchBundles() }
 print("wallet-host benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 print("")
+
+if options.only == nil || options.only == "network" {
+    // What each --network costs a cold launch, against --sandbox off, interleaved in one run.
+    var byMode: [NetworkMode: [Double]] = [:]
+    var off: [Double] = []
+    for _ in 0..<options.coldRuns {
+        off.append(await coldStatus(cStatus, sandbox: .off))
+        for mode in NetworkMode.allCases { byMode[mode, default: []].append(await coldStatus(cStatus, network: mode)) }
+    }
+    report("cold status, C ext, --sandbox off", off)
+    for mode in NetworkMode.allCases {
+        let samples = byMode[mode] ?? []
+        report("cold status, C ext, --network \(mode.rawValue)", samples)
+        print(String(format: "--network %@: %.3f ms vs %.3f ms with --sandbox off (+%.3f ms; target <= +1.5 ms)",
+                     mode.rawValue, median(samples), median(off), median(samples) - median(off)))
+    }
+    print("")
+}
 
 if options.only == nil || options.only == "cold" {
     // Cold: every host launch is interleaved with its baseline so both see the same load.

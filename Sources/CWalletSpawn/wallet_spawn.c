@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "wallet_spawn.h"
 #include "wallet_sandbox.h"
+#include "wallet_network.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,6 +94,9 @@ static int wh_child(void *argument) {
     // /dev/tty fails (ENXIO) and the host's terminal is not the child's to push input into with
     // TIOCSTI or to signal. The new session's process group is the child's own, as setpgid made it.
     if (setsid() < 0) wh_child_fail(context, wh_spawn_stage_setpgid);
+
+    // The network namespace before the sandbox's change of user: entering one takes CAP_SYS_ADMIN.
+    if (config->sandbox != NULL && wh_network_enter(config->sandbox) != 0) wh_child_fail(context, wh_spawn_stage_network);
 
     if (config->sandbox != NULL) {
         int stage = wh_spawn_stage_none;
@@ -212,6 +216,8 @@ int wh_spawn(const wh_spawn_config *config, pid_t *out_pid, int *out_pidfd, int 
         // With a template the child enters a copy of it (setns, unshare) instead of copying the host's.
         if (config->sandbox->template_fd < 0) flags |= CLONE_NEWNS;
         if (config->sandbox->user_namespace) flags |= CLONE_NEWUSER;
+        // A network namespace of its own, unless one was made ahead (entered with setns).
+        if (config->sandbox->own_network && config->sandbox->network_namespace_fd < 0) flags |= CLONE_NEWNET;
     }
     pid_t pid = clone(wh_child, stack_top, flags | CLONE_PIDFD, &context, &pidfd);
     if (pid < 0 && errno == EINVAL) {

@@ -52,6 +52,10 @@ public struct AppLauncher: Sendable {
     /// Where a memory kill or a stop at the quota is recorded, as an extension's is.
     public var events: any HostEventSink
 
+    /// The app's network, as an extension's (`--network`, `--allow-network`).
+    public var network = NetworkMode.proxy
+    public var networkPolicy = NetworkPolicy()
+
     public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
         self.init(device: device, configuration: HostConfiguration())
         self.sandbox = sandbox
@@ -66,6 +70,8 @@ public struct AppLauncher: Sendable {
         memoryLimitBytes = configuration.memoryLimit(at: ExtensionPointRegistry.wallet.points[0])
         containerQuotaBytes = configuration.containerQuotaBytes
         controlGroups = configuration.controlGroups
+        network = configuration.network
+        networkPolicy = configuration.networkPolicy
         events = configuration.events
     }
 
@@ -91,7 +97,9 @@ public struct AppLauncher: Sendable {
         if sandbox != .off {
             configuration.sandbox = SandboxPlan(readOnly: [app.url.path], writable: Array(groups.values), environment: environment,
                                                 initPath: sandboxInitPath ?? SandboxPlan.defaultInitPath)
+            configuration.sandbox?.network = network
             configuration.sandboxRequired = sandbox == .required
+            configuration.egress = EgressSession(policy: networkPolicy, events: events, bundleIdentifier: app.bundleIdentifier)
         }
         var run: ProcessRun
         do {

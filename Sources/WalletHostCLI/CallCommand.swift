@@ -57,6 +57,7 @@ struct CallCommand {
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
+            || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
     }
 
     func run() async throws -> Int32 {
@@ -93,6 +94,8 @@ struct CallCommand {
             print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
             if let verification = provisioning?.verify(outcome) { print("payload: \(verification.summary)") }
             if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
+            // Each connection through the egress proxy, in the order they ended.
+            for event in events.events(.networkConnection) { print("network: \(event.message)") }
         }
         if case .failure = outcome.result { return 1 }
         return 0

@@ -38,6 +38,18 @@ enum HostOptions {
             elsewhere the quota is a walk of the containers (wallet-host doctor says which). \
             none: unbounded.
             """),
+        .valued("network", "none|proxy|host", help: """
+            A sandboxed extension's network. proxy (default): a network namespace of its own with \
+            only lo, where the host's egress proxy listens on 127.0.0.1:3128 (http_proxy and \
+            https_proxy point there, which URLSession honours): its calls to its servers work, each \
+            connection an event, and nothing of the host's network (loopback services, abstract \
+            sockets) is reachable. none: no network at all. host: the host's network namespace.
+            """),
+        .valued("allow-network", "HOST[:PORT]", repeatable: true, help: """
+            Let the egress proxy connect to HOST (a name or an address; every port without PORT). \
+            Given once, only the listed destinations are allowed; never given, any \
+            public destination: the host's own and private addresses need naming here, by address.
+            """),
     ]
 
     /// The host configuration the shared options ask for, Wallet's defaults where none was given.
@@ -84,7 +96,29 @@ enum HostOptions {
                 throw UsageError("\(error)")
             }
         }
+        try network(parsed, into: &configuration)
         return configuration
+    }
+
+    /// `--network` and `--allow-network`: both need the sandbox (an unsandboxed extension has the host's network).
+    private static func network(_ parsed: ParsedArguments, into configuration: inout HostConfiguration) throws(UsageError) {
+        do {
+            if let text = parsed.value("network") { configuration.network = try NetworkMode.parse(text) }
+            configuration.networkPolicy.allowances = try parsed.values("allow-network").map { text throws(ConfigurationError) in
+                try NetworkAllowance.parse(text)
+            }
+        } catch {
+            throw UsageError("\(error)")
+        }
+        guard configuration.sandbox == .off else {
+            if configuration.network != .proxy && !configuration.networkPolicy.allowances.isEmpty {
+                throw UsageError("--allow-network needs --network proxy (it is --network \(configuration.network.rawValue))")
+            }
+            return
+        }
+        if parsed.value("network") != nil || !configuration.networkPolicy.allowances.isEmpty {
+            throw UsageError("--network and --allow-network need the sandbox: with --sandbox off an extension has the host's network")
+        }
     }
 
     /// The duration given to `--name`, nil when the option was not given. Every duration option

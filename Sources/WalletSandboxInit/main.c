@@ -47,6 +47,14 @@ int main(int argc, char **argv) {
         report(wh_init_report_setup_failed, errno);
         return 127;
     }
+    // Where the kernel has Landlock's scopes (ABI 6): no abstract Unix socket made outside this
+    // sandbox (the host's, another extension's, a session bus) can be connected to, and no process
+    // outside it signalled, whatever network namespace the sandbox has. Older kernels: the
+    // extension's own network namespace (--network none or proxy) is what separates the sockets.
+    if (wh_landlock_scope_self() < 0) {
+        report(wh_init_report_setup_failed, errno);
+        return 127;
+    }
     // Everything from here on, the extension and whatever it starts, runs under the filter.
     if (wallet_install_syscall_filter() != 0) {
         report(wh_init_report_setup_failed, errno);

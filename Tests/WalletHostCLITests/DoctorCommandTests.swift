@@ -27,7 +27,7 @@ struct DoctorCommandTests {
         let run = try WalletHostCommand.run(["doctor"])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state", "cpu",
-                            "container-quota"]
+                            "container-quota", "landlock", "network"]
         #expect(lines.count == capabilities.count + 1, "\(run.standardOutput)")
         for (line, capability) in zip(lines, capabilities) {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -58,6 +58,10 @@ struct DoctorCommandTests {
         // Where the sandbox runs (its tests pass here), its init installs the seccomp filter.
         if KernelNamespaces.available { #expect(Self.verdict(result.byName["seccomp"]) == "ok") }
         #expect(Self.verdict(result.byName["chromium"]) == (Chromium.path != nil ? "ok" : "warning"))
+        // Where the sandbox runs, each extension gets a network namespace with the proxy's listener in it.
+        if KernelNamespaces.available { #expect(Self.verdict(result.byName["network"]) == "ok") }
+        // Landlock's scopes are a kernel's (ABI 6); without them the network namespace still holds.
+        #expect(["ok", "warning"].contains(Self.verdict(result.byName["landlock"]) ?? ""))
     }
 
     @Test func aWalletHostCopiedWithoutItsSandboxInitIsAProblemThatNamesTheInstallScript() throws {

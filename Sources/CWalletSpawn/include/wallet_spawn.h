@@ -34,6 +34,9 @@ typedef enum {
     wh_spawn_stage_link = 14,
     /// Moving the child into its control groups (writing "0" to a `cgroup.procs`).
     wh_spawn_stage_cgroup = 15,
+    /// The sandbox's network namespace: entering a pre-made one (setns), bringing `lo` up, or
+    /// listening for the egress proxy inside it.
+    wh_spawn_stage_network = 16,
 } wh_spawn_stage;
 
 /// One path the sandbox shows the process, at the same absolute path as outside.
@@ -89,6 +92,17 @@ typedef struct {
     /// in bytes and its most files (`nr_inodes`; 0: the kernel's default).
     long long shm_bytes;
     long long shm_inodes;
+    /// Non-zero: a network namespace of its own holding only `lo` (up), so that no abstract Unix
+    /// socket, loopback service or interface of the host's (or another extension's) is reachable:
+    /// `network_namespace_fd` when non-negative (a pre-made namespace, wh_network_namespace_make,
+    /// entered with setns), otherwise a new one made by clone (CLONE_NEWNET). Zero: the host's.
+    int own_network;
+    int network_namespace_fd;
+    /// Non-negative (with `own_network`): one end of a Unix datagram socket pair. The child, in
+    /// its network namespace, listens on 127.0.0.1:`proxy_port` and sends the listening socket
+    /// over it (SCM_RIGHTS): the host's egress proxy accepts there. -1: nothing listens.
+    int proxy_channel_fd;
+    int proxy_port;
 } wh_sandbox_config;
 
 /// What the child gets. File descriptors are the parent's; the child sees them as
@@ -252,6 +266,39 @@ int wh_pidfd_getfd(int pidfd, int target_fd);
 /// The same for `/proc/sysvipc/msg`: the bytes queued in the namespace's SysV message queues
 /// (16 KB a queue, 32,000 queues: 512 MB of kernel memory per namespace).
 #define WH_INIT_MESSAGE_QUEUES_VIEW_FD 7
+
+/// Makes a network namespace holding only `lo`, brought up: the calling thread enters a new one
+/// (unshare), opens it, brings `lo` up and returns to the namespace it was in. Run it on a thread
+/// of its own (it moves that thread for a moment). Returns the namespace's descriptor
+/// (close-on-exec), or -1 with errno; -2 when the thread could not return to its namespace (the
+/// thread must not be used for anything else).
+int wh_network_namespace_make(void);
+
+/// Puts the calling thread in SCHED_IDLE: it runs only on a processor nothing else wants (the
+/// pool of network namespaces refills so, never competing with the launch that emptied it).
+/// 0 or -1 with errno.
+int wh_thread_idle_priority(void);
+
+/// Receives one descriptor sent with SCM_RIGHTS on `channel` (non-blocking: -1 with EAGAIN when
+/// none waits). The descriptor is close-on-exec.
+int wh_receive_descriptor(int channel);
+
+/// Whether this machine can give an extension its own network namespace with the egress proxy's
+/// listener in it: a child enters a new network namespace (in a new user namespace when
+/// `user_namespace`), brings `lo` up and listens on 127.0.0.1:`port`. Returns 0, the errno of
+/// clone, or minus the failed step (1-3: the user namespace's maps, 4: `lo`, 5: the listener).
+int wh_network_probe(int user_namespace, int port);
+
+/// The Landlock ABI version the kernel offers (landlock_create_ruleset with
+/// LANDLOCK_CREATE_RULESET_VERSION), or -1 with errno (ENOSYS, EOPNOTSUPP: none). ABI 6 added
+/// scopes: abstract Unix sockets and signals.
+int wh_landlock_abi(void);
+
+/// Confines the calling process (and what it starts) to its own Landlock domain's abstract Unix
+/// sockets and signals (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL), where the
+/// kernel's Landlock ABI is 6 or later; needs no_new_privs. Returns 1 when applied, 0 when the
+/// kernel has no scopes, -1 with errno when it has them but refused.
+int wh_landlock_scope_self(void);
 
 #pragma clang assume_nonnull end
 

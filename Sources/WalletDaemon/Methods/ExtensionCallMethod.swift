@@ -122,13 +122,17 @@ enum ExtensionCallMethod {
             }
             lateNote = CallReport.lateNote(event)
         }
-        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote, verification: verification)
+        // The call's connections through the egress proxy, for the transcript (as `wallet-host call` prints them).
+        let network = params.transcript == true && outcome.pid != nil
+            ? hub.events(from: from) { $0.kind == .networkConnection && $0.pid == outcome.pid }.map { "network: \($0.message)" } : []
+        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote, verification: verification,
+                      networkLines: network)
     }
 
     /// - Parameter verification: for `generateAddPaymentPassRequest`, what the host made of the payload.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
                                deadline: Duration?, lateNote: String?,
-                               verification: PassDataVerification? = nil) -> any Encodable & Sendable {
+                               verification: PassDataVerification? = nil, networkLines: [String] = []) -> any Encodable & Sendable {
         let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
         let succeeded: Bool
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
@@ -138,6 +142,7 @@ enum ExtensionCallMethod {
                                           lateNote: lateNote)
             if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
+            for line in networkLines { transcript! += "\n" + line }
         }
         let answer = { @Sendable [transcript] () -> any Encodable & Sendable in
             Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,

@@ -137,4 +137,12 @@ public final class EventHub: HostEventSink {
             state.withLock { $0.waiters.abandon(id) }?.resume(returning: nil)
         })
     }
+
+    /// The events from `sequence` on that match, among those the hub still keeps.
+    public func events(from sequence: Int, where matches: (HostEvent) -> Bool) -> [HostEvent] {
+        state.withLock { state in
+            let start = max(0, sequence - state.firstSequence)
+            return start < state.recent.count ? state.recent[start...].filter(matches) : []
+        }
+    }
 }

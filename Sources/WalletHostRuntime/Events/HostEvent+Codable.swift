@@ -29,6 +29,7 @@ extension HostEvent: Codable {
         case .stop(let value): try value.encode(to: encoder)
         case .kill(let value): try value.encode(to: encoder)
         case .exit(let value): try value.encode(to: encoder)
+        case .networkConnection(let value): try value.encode(to: encoder)
         }
     }
 
@@ -57,6 +58,7 @@ extension HostEvent: Codable {
         case .stop: payload = .stop(try Stop(from: decoder))
         case .kill: payload = .kill(try Kill(from: decoder))
         case .exit: payload = .exit(try Exit(from: decoder))
+        case .networkConnection: payload = .networkConnection(try NetworkConnection(from: decoder))
         }
     }
 }

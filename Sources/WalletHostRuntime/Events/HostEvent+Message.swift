@@ -57,6 +57,8 @@ extension HostEvent {
             return exit.description
         case .service(let request):
             return "the extension asked for \(request.method) (id \(request.requestID))"
+        case .networkConnection(let connection):
+            return connection.summary
         }
     }
 }

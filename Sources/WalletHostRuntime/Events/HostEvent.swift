@@ -61,6 +61,9 @@ public struct HostEvent: Sendable, Equatable {
         case exit(Exit)
         /// The extension asked the host for a service (pass library, watch, UI).
         case service(Request)
+        /// The extension opened a connection through the host's egress proxy (`--network proxy`):
+        /// where to, allowed or refused, and the bytes each way once it closed.
+        case networkConnection(NetworkConnection)
     }
 
     /// The payload's kind, as the log's `kind` key names it.
@@ -96,7 +99,7 @@ extension HostEvent {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case spawn, spawnFailed, handshake, handshakeFailed, call, result, error, deadlineMiss, lateCompletion,
              cancelAcknowledged, doubleCompletion, unknownResponse, protocolError, memoryKill, hung, stop, kill, exit,
-             service
+             service, networkConnection
     }
 
     public struct Spawn: Sendable, Equatable, Codable {
@@ -313,6 +316,41 @@ extension HostEvent {
     }
 }
 
+extension HostEvent {
+    /// One connection an extension asked the egress proxy for (`--network proxy`).
+    public struct NetworkConnection: Sendable, Equatable, Codable {
+        /// The host as the extension named it (a name or an address).
+        public var host: String
+        public var port: Int
+        /// The address the proxy connected to (or would have), when it got that far.
+        public var address: String?
+        /// Whether the proxy connected it.
+        public var allowed: Bool
+        /// Why it was refused or failed (`not in --allow-network`, `connection refused`...); nil when it worked.
+        public var reason: String?
+        /// `CONNECT` (a tunnel, HTTPS) or the HTTP method of a plain request.
+        public var method: String
+        /// Bytes from the extension to the destination, and back (headers of a plain request included).
+        public var bytesSent: Int
+        public var bytesReceived: Int
+        /// From the extension's connection to the proxy until it closed.
+        public var milliseconds: Double
+
+        public init(host: String, port: Int, address: String?, allowed: Bool, reason: String?, method: String,
+                    bytesSent: Int, bytesReceived: Int, milliseconds: Double) {
+            self.host = host
+            self.port = port
+            self.address = address
+            self.allowed = allowed
+            self.reason = reason
+            self.method = method
+            self.bytesSent = bytesSent
+            self.bytesReceived = bytesReceived
+            self.milliseconds = milliseconds
+        }
+    }
+}
+
 extension HostEvent.Payload {
     /// The payload's kind.
     public var kind: HostEvent.Kind {
@@ -336,6 +374,7 @@ extension HostEvent.Payload {
         case .kill: .kill
         case .exit: .exit
         case .service: .service
+        case .networkConnection: .networkConnection
         }
     }
 }

@@ -33,11 +33,14 @@ final class ChildProcess: Sendable {
     let responseReader: Int32
     let stdoutReader: Int32
     let stderrReader: Int32
+    /// The egress proxy's listener in the process's network namespace (the proxy owns it); -1: none.
+    let proxyListener: Int32
     private let closed = Atomic<Bool>(false)
 
     private init(pid: pid_t, groupLeader: pid_t, reportReader: Int32, unsandboxedReason: String?, exitDescriptor: Int32,
-                 requestWriter: Int32, responseReader: Int32, stdoutReader: Int32, stderrReader: Int32) {
+                 requestWriter: Int32, responseReader: Int32, stdoutReader: Int32, stderrReader: Int32, proxyListener: Int32 = -1) {
         self.pid = pid
+        self.proxyListener = proxyListener
         self.unsandboxedReason = unsandboxedReason
         self.groupLeader = groupLeader
         self.reportReader = reportReader
@@ -106,7 +109,7 @@ final class ChildProcess: Sendable {
         case .failure(let error):
             parentEnds.forEach(SystemCall.close)
             throw error
-        case .success(let (leader, cloneDescriptor)):
+        case .success(let (leader, cloneDescriptor, listener)):
             var pidfd = cloneDescriptor
             if pidfd < 0 {
                 // A kernel without CLONE_PIDFD (before 5.2) may still have pidfd_open (5.3), or neither.
@@ -133,15 +136,23 @@ final class ChildProcess: Sendable {
                             .split(separator: "\n").first.map { ": \($0)" } ?? "" : ""
                         error.explanation = "the sandbox init \(TerminationStatus(waitStatus: status)) before it started the extension\(said)"
                     }
-                    (parentEnds + [pidfd]).forEach(SystemCall.close)
+                    (parentEnds + [pidfd, listener]).filter { $0 >= 0 }.forEach(SystemCall.close)
                     throw error
                 }
                 SystemCall.setNonBlocking(reports.read)
             }
+            if listener >= 0 {
+                if let proxy = EgressProxy.shared {
+                    proxy.serve(listener: listener, session: configuration.egress ?? EgressSession(), pid: pid)
+                } else {
+                    SystemCall.close(listener)
+                }
+            }
             return ChildProcess(pid: pid, groupLeader: leader, reportReader: reports?.read ?? -1,
                                 unsandboxedReason: unsandboxedReason, exitDescriptor: pidfd,
                                 requestWriter: requests.write, responseReader: responses.read,
-                                stdoutReader: stdout.read, stderrReader: stderr.read)
+                                stdoutReader: stdout.read, stderrReader: stderr.read,
+                                proxyListener: listener >= 0 && EgressProxy.shared != nil ? listener : -1)
         }
     }
 
@@ -173,9 +184,10 @@ final class ChildProcess: Sendable {
     }
 
     private static func forkAndExec(_ configuration: SpawnConfiguration, stdin: Int32, stdout: Int32, stderr: Int32,
-                                    rpcIn: Int32, rpcOut: Int32, reports: Int32) -> Result<(pid: pid_t, pidfd: Int32), SpawnError> {
+                                    rpcIn: Int32, rpcOut: Int32, reports: Int32) -> Result<(pid: pid_t, pidfd: Int32, listener: Int32), SpawnError> {
         guard let plan = configuration.sandbox else {
             return forkAndExec(configuration, sandbox: nil, stdin: stdin, stdout: stdout, stderr: stderr, rpcIn: rpcIn, rpcOut: rpcOut)
+                .map { ($0.pid, $0.pidfd, -1) }
         }
         // The init runs first, with the extension's executable and arguments after its own name.
         var initConfiguration = configuration
@@ -183,6 +195,20 @@ final class ChildProcess: Sendable {
         initConfiguration.arguments = [configuration.executablePath] + configuration.arguments
         // The host's temporary directory is not in the sandbox; its private one is /tmp.
         if initConfiguration.environment["TMPDIR"] != nil { initConfiguration.environment["TMPDIR"] = "/tmp" }
+        // Its own network namespace unless --network host: one made ahead (a root host's pool),
+        // or one made at clone. With the proxy, a Unix socket pair brings its listener back.
+        let ownNetwork = plan.network != .host
+        let networkNamespace = ownNetwork && plan.runAs != nil ? NetworkNamespacePool.shared?.take() ?? -1 : -1
+        var channel: [Int32] = [-1, -1]
+        if plan.network == .proxy {
+            guard socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
+                if networkNamespace >= 0 { SystemCall.close(networkNamespace) }
+                return .failure(SpawnError(executablePath: configuration.executablePath, errno: errno, stage: .sandboxNetwork,
+                                           inSandboxSetup: true))
+            }
+            initConfiguration.environment.merge(NetworkMode.proxyEnvironment) { _, proxy in proxy }
+        }
+        defer { (channel + [networkNamespace]).filter { $0 >= 0 }.forEach(SystemCall.close) }
         // C strings for every grant, freed when the spawn is over (the child has exec'd or failed by then).
         var strings: [UnsafeMutablePointer<CChar>] = []
         defer { strings.forEach { free($0) } }
@@ -204,14 +230,18 @@ final class ChildProcess: Sendable {
                     run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
                     tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports, failed_path_index: failedPath, template_fd: -1,
                     tmp_inodes: Int64(plan.temporaryInodes), shm_bytes: Int64(plan.sharedMemoryBytes),
-                    shm_inodes: Int64(plan.sharedMemoryInodes))
+                    shm_inodes: Int64(plan.sharedMemoryInodes),
+                    own_network: ownNetwork ? 1 : 0, network_namespace_fd: networkNamespace, proxy_channel_fd: channel[1],
+                    proxy_port: Int32(NetworkMode.proxyPort))
                 sandbox.template_fd = withUnsafePointer(to: sandbox) { SandboxTemplates.descriptor(for: plan, config: $0) }
                 failedPath.pointee = -1
                 return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,
                                    rpcIn: rpcIn, rpcOut: rpcOut)
             }
         }
-        return result.mapError { error in
+        return result.map { started in
+            (started.pid, started.pidfd, channel[0] >= 0 ? wh_receive_descriptor(channel[0]) : -1)
+        }.mapError { error in
             // The extension's path in messages, not the init's; every failure here is the sandbox's.
             var failure = SpawnError(executablePath: configuration.executablePath, errno: error.errno,
                                      stage: error.stage == .execve ? .sandboxInitExecution(path: plan.initPath) : error.stage,
@@ -312,6 +342,7 @@ final class ChildProcess: Sendable {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         [requestWriter, responseReader, stdoutReader, stderrReader, exitDescriptor, reportReader].filter { $0 >= 0 }
             .forEach(SystemCall.close)
+        if proxyListener >= 0 { EgressProxy.shared?.close(listener: proxyListener) }
     }
 }
 

@@ -89,6 +89,9 @@ public struct SpawnConfiguration: Sendable {
     /// `cgroup.procs` files (open for writing, close-on-exec) of the control groups the process
     /// is to run in: it moves itself there right after clone, before it runs anything.
     public var controlGroupDescriptors: [Int32] = []
+    /// With a sandbox whose network is ``NetworkMode/proxy``: whose connections the egress proxy
+    /// serves (policy, events). Nil: no destination but the host's own is refused, and nothing is logged.
+    public var egress: EgressSession?
 
     public init(executablePath: String, arguments: [String] = [], environment: [String: String],
                 workingDirectory: String?, limits: ProcessLimits, sandbox: SandboxPlan? = nil) {

@@ -57,6 +57,8 @@ public enum SpawnStage: Sendable, Hashable, CustomStringConvertible {
     case sandbox
     /// A stage the shim did not name.
     case spawn
+    /// The sandbox's network namespace (entering it, `lo`, the egress proxy's listener).
+    case sandboxNetwork
 
     /// The stage the spawn shim reported as `code` (a ``wh_spawn_stage``).
     init(code: Int32) {
@@ -76,6 +78,7 @@ public enum SpawnStage: Sendable, Hashable, CustomStringConvertible {
         case wh_spawn_stage_credentials: self = .sandboxUserSwitch
         case wh_spawn_stage_link: self = .sandboxContainerPath
         case wh_spawn_stage_cgroup: self = .controlGroups
+        case wh_spawn_stage_network: self = .sandboxNetwork
         default: self = .spawn
         }
     }
@@ -99,10 +102,11 @@ public enum SpawnStage: Sendable, Hashable, CustomStringConvertible {
         case .sandboxContainerPath: "sandbox container path"
         case .controlGroups: "moving into the extension's control groups (tasks)"
         case .sandboxInit: "sandbox init"
-        case .sandboxInitSetup: "sandbox init (non-dumpable, system call filter)"
+        case .sandboxInitSetup: "sandbox init (non-dumpable, Landlock scopes, system call filter)"
         case .sandboxInitExecution(let path): "execve of the sandbox init \(path)"
         case .sandbox: "sandbox"
         case .spawn: "spawn"
+        case .sandboxNetwork: "sandbox network namespace (setns, lo, the egress proxy's listener)"
         }
     }
 }

@@ -63,6 +63,9 @@ public struct SandboxPlan: Sendable, Equatable {
     /// Whether launches copy a root built once for this plan (a root host only) rather than each
     /// building its own: the same file system, about 1 ms sooner (see `SandboxTemplates`).
     public var reusesRoot = true
+    /// The process's network (``NetworkMode``): by default a namespace of its own whose only way
+    /// out is the host's egress proxy.
+    public var network = NetworkMode.proxy
 
     /// The user and group a root host runs extensions as: `nobody`/`nogroup` on Debian.
     public static let unprivilegedID: UInt32 = 65534

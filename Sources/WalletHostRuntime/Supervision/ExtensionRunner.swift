@@ -66,6 +66,9 @@ public actor ExtensionRunner {
         let memoryLimit = configuration.memoryLimit(at: descriptor.point)
         plan?.temporaryBytes = memoryLimit
         plan?.sharedMemoryBytes = memoryLimit
+        plan?.network = configuration.network
+        // A root host's namespaces start being made now, ahead of the first launch.
+        if plan != nil, configuration.network != .host { _ = NetworkNamespacePool.shared }
         sandboxPlan = plan
     }
 
@@ -334,6 +337,8 @@ public actor ExtensionRunner {
                                        workingDirectory: descriptor.bundlePath, limits: limits, sandbox: sandboxPlan)
         spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         spawn.sandboxRequired = configuration.sandbox == .required
+        spawn.egress = EgressSession(policy: configuration.networkPolicy, events: configuration.events,
+                                     bundleIdentifier: descriptor.bundleIdentifier)
         let connection: ExtensionConnection
         do {
             // Each container on its own file system, sized by the quota (a root host; mounted once, then found mounted).

@@ -50,6 +50,11 @@ public struct HostConfiguration: Sendable {
     /// Whether each launch gets control groups of its own that count and bound everything the
     /// extension runs (see ``ControlGroupMode``).
     public var controlGroups = ControlGroupMode.auto
+    /// A sandboxed extension's network (`--network`, ``NetworkMode``): by default a namespace of
+    /// its own whose only way out is the host's egress proxy, each connection an event.
+    public var network = NetworkMode.proxy
+    /// Where the egress proxy connects extensions (`--allow-network`); empty: any public address.
+    public var networkPolicy = NetworkPolicy()
 
     public init() {}
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wallet
+import WalletHostRuntime
 import WalletHostTestSupport
 import WalletTestSupport
 import WalletWire
@@ -25,7 +26,11 @@ struct IssuerPatternTests {
         let fixture = try AddCardFixture(appAt: app)
         let agent = try ScriptedUserAgent(data: Data(#"{"answers": [\#(answers)]}"#.utf8))
         let recorder = RecordingUserAgent(agent)
-        let report = await fixture.flow(userAgent: recorder).run(AddCardOptions(device: .iphone))
+        // The backend is on the host's loopback, outside the extensions' network namespaces: the
+        // egress proxy connects them to it only when it is named.
+        let report = await fixture.flow(userAgent: recorder) { configuration in
+            configuration.networkPolicy = NetworkPolicy(allowances: [backend.allowance])
+        }.run(AddCardOptions(device: .iphone))
         let served = backend.stop()
         let screens = recorder.exchanges.compactMap { exchange -> UIPromptParams? in
             if case .prompt(let prompt, _) = exchange { return prompt }
@@ -103,7 +108,7 @@ struct IssuerPatternTests {
         try Data(answers.utf8).write(to: script)
         let daemon = Process()
         daemon.executableURL = BuildProducts.walletHost
-        daemon.arguments = ["serve", "--apps", apps.path, "--state", state.path]
+        daemon.arguments = ["serve", "--apps", apps.path, "--state", state.path, "--allow-network", backend.allowance.description]
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()

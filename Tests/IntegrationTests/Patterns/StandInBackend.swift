@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 import WalletTestSupport
 
 /// The issuer's backend for the pattern extensions: a Python HTTP server on a free local port.
@@ -58,6 +59,9 @@ final class StandInBackend: @unchecked Sendable {
         print("port", server.server_address[1], flush=True)
         server.serve_forever()
         """#
+
+    /// The `--allow-network` entry that lets sandboxed extensions reach it through the egress proxy.
+    var allowance: NetworkAllowance { NetworkAllowance(host: "127.0.0.1", port: baseURL.port ?? 80) }
 
     /// Starts the server and waits for its port.
     init() throws {
