@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "wallet_network.h"
+#include "wallet_user_namespace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -175,24 +176,11 @@ typedef struct {
     int port;
 } wh_network_probe_context;
 
-static int wh_write_text(const char *path, const char *text) {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t length = (ssize_t)strlen(text);
-    ssize_t written = write(fd, text, (size_t)length);
-    close(fd);
-    return written == length ? 0 : -1;
-}
-
 static int wh_network_probe_child(void *argument) {
     const wh_network_probe_context *context = argument;
     if (context->user_namespace) {
-        char line[64];
-        if (wh_write_text("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) _exit(1);
-        snprintf(line, sizeof line, "%u %u 1\n", (unsigned)context->uid, (unsigned)context->uid);
-        if (wh_write_text("/proc/self/uid_map", line) != 0) _exit(2);
-        snprintf(line, sizeof line, "%u %u 1\n", (unsigned)context->gid, (unsigned)context->gid);
-        if (wh_write_text("/proc/self/gid_map", line) != 0) _exit(3);
+        int failed_step = wh_map_own_identity(context->uid, context->gid);
+        if (failed_step != 0) _exit(failed_step);
     }
     if (wh_loopback_up() != 0) _exit(4);
     if (wh_listen_loopback(context->port) < 0) _exit(5);
@@ -200,23 +188,11 @@ static int wh_network_probe_child(void *argument) {
 }
 
 int wh_network_probe(int user_namespace, int port) {
-    enum { stack_bytes = 64 * 1024 };
-    void *stack = mmap(NULL, stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED) return errno;
     wh_network_probe_context context = { user_namespace, geteuid(), getegid(), port };
     int flags = CLONE_NEWNET | SIGCHLD;
     if (user_namespace) flags |= CLONE_NEWUSER;
-    // No CLONE_VM: the child calls snprintf, which may allocate.
-    pid_t pid = clone(wh_network_probe_child, (char *)stack + stack_bytes, flags, &context);
-    int result = pid < 0 ? errno : 0;
-    if (pid > 0) {
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        if (!WIFEXITED(status)) result = -100;
-        else if (WEXITSTATUS(status) != 0) result = -WEXITSTATUS(status);
-    }
-    munmap(stack, stack_bytes);
-    return result;
+    // No CLONE_VM: the child's socket calls need not be async-signal-safe.
+    return wh_run_probe_child(wh_network_probe_child, &context, flags);
 }
 
 int wh_landlock_abi(void) {

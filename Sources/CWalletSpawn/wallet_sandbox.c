@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "wallet_sandbox.h"
+#include "wallet_user_namespace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,40 +42,6 @@ int wh_join(char *buffer, const char *prefix, const char *path) {
     memcpy(buffer, prefix, prefix_length);
     memcpy(buffer + prefix_length, path, path_length + 1);
     return 0;
-}
-
-static int wh_write_file(const char *path, const char *text) {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t length = (ssize_t)strlen(text);
-    ssize_t written = write(fd, text, (size_t)length);
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return written == length ? 0 : -1;
-}
-
-/// Decimal digits of `value` into `buffer` (at least 24 bytes); returns the end.
-static char *wh_decimal(char *buffer, unsigned long long value) {
-    char digits[24];
-    int count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    while (count > 0) *buffer++ = digits[--count];
-    *buffer = '\0';
-    return buffer;
-}
-
-/// Maps `id` to itself in the new user namespace: "ID ID 1".
-static int wh_write_map(const char *path, unsigned long long id) {
-    char line[64];
-    char *end = wh_decimal(line, id);
-    *end++ = ' ';
-    end = wh_decimal(end, id);
-    memcpy(end, " 1\n", 4);
-    return wh_write_file(path, line);
 }
 
 /// Creates every missing directory of `path` (absolute) but the last component. With
@@ -344,10 +311,7 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     } else {
         *stage = wh_spawn_stage_user_map;
         if (config->user_namespace) {
-            // Only an unprivileged "deny" lets a process without CAP_SETGID in the parent namespace write gid_map.
-            if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) return -1;
-            if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) return -1;
-            if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) return -1;
+            if (wh_map_own_identity(config->outer_uid, config->outer_gid) != 0) return -1;
         }
         if (wh_sandbox_build_root(config, 0, stage) != 0) return -1;
     }
@@ -372,9 +336,8 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
 static int wh_probe_child(void *argument) {
     const wh_sandbox_config *config = argument;
     if (config->user_namespace) {
-        if (wh_write_file("/proc/self/setgroups", "deny\n") != 0 && errno != ENOENT) _exit(1);
-        if (wh_write_map("/proc/self/uid_map", config->outer_uid) != 0) _exit(2);
-        if (wh_write_map("/proc/self/gid_map", config->outer_gid) != 0) _exit(3);
+        int failed_step = wh_map_own_identity(config->outer_uid, config->outer_gid);
+        if (failed_step != 0) _exit(failed_step);
     }
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) _exit(4);
     if (mount("tmpfs", wh_base, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4k") != 0) _exit(5);
@@ -382,9 +345,6 @@ static int wh_probe_child(void *argument) {
 }
 
 int wh_sandbox_probe(int user_namespace) {
-    enum { stack_bytes = 64 * 1024 };
-    void *stack = mmap(NULL, stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED) return errno;
     wh_sandbox_config config;
     memset(&config, 0, sizeof config);
     config.template_fd = -1;
@@ -393,15 +353,6 @@ int wh_sandbox_probe(int user_namespace) {
     config.outer_gid = getegid();
     int flags = CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD;
     if (user_namespace) flags |= CLONE_NEWUSER;
-    pid_t pid = clone(wh_probe_child, (char *)stack + stack_bytes, flags, &config);
-    int result = pid < 0 ? errno : 0;
-    if (pid > 0) {
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        // The child's steps fail only where the kernel refuses them: minus the step's number.
-        if (!WIFEXITED(status)) result = -100;
-        else if (WEXITSTATUS(status) != 0) result = -WEXITSTATUS(status);
-    }
-    munmap(stack, stack_bytes);
-    return result;
+    // The child's steps fail only where the kernel refuses them: minus the step's number.
+    return wh_run_probe_child(wh_probe_child, &config, flags);
 }
