@@ -348,14 +348,8 @@ extension NetworkIsolationTests {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let appex = try UnprivilegedNetworkIsolationTests.probingHelper(abstractName: "nothing-\(port)", tcpPort: 9, proxiedPort: port)
         defer { try? FileManager.default.removeItem(at: appex.deletingLastPathComponent().deletingLastPathComponent()) }
-        let executable = appex.appendingPathComponent("TestHelperExt")
-        try FileManager.default.moveItem(at: executable, to: appex.appendingPathComponent("TestHelperExt.real"))
-        try Data(UnprivilegedNetworkIsolationTests.script.replacingOccurrences(of: "@NAME@", with: "nothing-\(port)")
-            .replacingOccurrences(of: "@TCPPORT@", with: "9")
-            .replacingOccurrences(of: "@PORT@", with: "\(port)").utf8).write(to: executable)
-        _ = chmod(executable.path, 0o755)
         let directory = try TemporaryDirectory(prefix: "wallet-host-network-daemon")
         defer { directory.remove() }
         let state = directory.url.appendingPathComponent("state")
@@ -413,6 +407,20 @@ struct UnprivilegedNetworkIsolationTests {
         os.execv(real, [real])
         """
 
+    /// A TestHelperExt bundle whose executable is ``script`` (probing the abstract socket
+    /// `abstractName`, loopback TCP port `tcpPort` and, through the proxy, `proxiedPort`), which then
+    /// execs the real helper.
+    static func probingHelper(abstractName: String, tcpPort: some BinaryInteger, proxiedPort: some BinaryInteger) throws -> URL {
+        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let executable = appex.appendingPathComponent("TestHelperExt")
+        try FileManager.default.moveItem(at: executable, to: appex.appendingPathComponent("TestHelperExt.real"))
+        try Data(script.replacingOccurrences(of: "@NAME@", with: abstractName)
+            .replacingOccurrences(of: "@TCPPORT@", with: "\(tcpPort)")
+            .replacingOccurrences(of: "@PORT@", with: "\(proxiedPort)").utf8).write(to: executable)
+        _ = chmod(executable.path, 0o755)
+        return appex
+    }
+
     @Test("a non-root host's extension reaches neither the user's abstract socket nor its loopback TCP service; the proxy carries an allowed request, and call prints it")
     func unprivilegedHostsExtensionIsIsolated() async throws {
         let user = UnprivilegedHostLimitsTests.user
@@ -424,14 +432,8 @@ struct UnprivilegedNetworkIsolationTests {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        let appex = try ExampleBundles.testHelper(mode: "normal")
+        let appex = try Self.probingHelper(abstractName: listeners.abstractName, tcpPort: listeners.port, proxiedPort: port)
         defer { try? FileManager.default.removeItem(at: appex.deletingLastPathComponent().deletingLastPathComponent()) }
-        let executable = appex.appendingPathComponent("TestHelperExt")
-        try FileManager.default.moveItem(at: executable, to: appex.appendingPathComponent("TestHelperExt.real"))
-        try Data(Self.script.replacingOccurrences(of: "@NAME@", with: listeners.abstractName)
-            .replacingOccurrences(of: "@TCPPORT@", with: "\(listeners.port)")
-            .replacingOccurrences(of: "@PORT@", with: "\(port)").utf8).write(to: executable)
-        _ = chmod(executable.path, 0o755)
         let root = try TemporaryDirectory(prefix: "wallet-host-unprivileged-network")
         defer { root.remove() }
         _ = chown(root.url.path, user, user)

@@ -76,30 +76,33 @@ struct StateDirectoryOwnershipTests {
 
     @Test("AppGroups swapped for a link: the container is refused and nothing is made where the link points")
     func appGroupsLink() throws {
-        let scratch = try TemporaryDirectory(prefix: "wallet-host-owner")
-        defer { scratch.remove() }
-        let state = StateDirectory(url: scratch.url.appendingPathComponent("state"))
-        try state.prepareDirectory()
-        let elsewhere = scratch.url.appendingPathComponent("elsewhere")
-        try Self.directory(elsewhere, mode: 0o755)
-        try FileManager.default.createSymbolicLink(at: state.appGroupsURL, withDestinationURL: elsewhere)
-        let message = Self.refusal { _ = try state.appGroupContainer("group.com.victim.bank", team: "com.victim.bank") }
+        let (message, state) = try Self.refusalWithLinkedFolder(\.appGroupsURL) { state in
+            _ = try state.appGroupContainer("group.com.victim.bank", team: "com.victim.bank")
+        }
         #expect(message.contains("refusing \(state.appGroupsURL.path) in the state directory: it is a symbolic link"), "\(message)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
     }
 
     @Test("logs swapped for a link: the event log is refused")
     func logsLink() throws {
+        let (message, _) = try Self.refusalWithLinkedFolder(\.logsURL) { state in _ = try state.openEventLog() }
+        #expect(message.contains("it is a symbolic link"), "\(message)")
+    }
+
+    /// Replaces the state directory's folder at `folder` by a link to a folder elsewhere, runs
+    /// `action`, checks that nothing was made where the link points, and returns the refusal.
+    private static func refusalWithLinkedFolder(
+        _ folder: KeyPath<StateDirectory, URL>, action: (StateDirectory) throws -> Void
+    ) throws -> (message: String, state: StateDirectory) {
         let scratch = try TemporaryDirectory(prefix: "wallet-host-owner")
         defer { scratch.remove() }
         let state = StateDirectory(url: scratch.url.appendingPathComponent("state"))
         try state.prepareDirectory()
         let elsewhere = scratch.url.appendingPathComponent("elsewhere")
-        try Self.directory(elsewhere, mode: 0o755)
-        try FileManager.default.createSymbolicLink(at: state.logsURL, withDestinationURL: elsewhere)
-        let message = Self.refusal { _ = try state.openEventLog() }
-        #expect(message.contains("it is a symbolic link"), "\(message)")
+        try directory(elsewhere, mode: 0o755)
+        try FileManager.default.createSymbolicLink(at: state[keyPath: folder], withDestinationURL: elsewhere)
+        let message = refusal { try action(state) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+        return (message, state)
     }
 
     @Test("a state file that is a link is refused, not followed, and the file it points at is untouched")
