@@ -1,28 +1,35 @@
 import Foundation
 import Wallet
+import WalletHostRuntime
 import WalletWire
 
-/// `wallet-host provisioning challenge|verify`: the add request's encryption for an issuer's
-/// backend team, with no device and no extension (docs/PROVISIONING.md).
+/// `wallet-host provisioning challenge|verify|backend`: the add request's encryption for an
+/// issuer's backend team, with no device and no extension, and a development stand-in for the
+/// issuer's server (docs/PROVISIONING.md).
 enum ProvisioningCommand {
     static let spec = CommandSpec(
         "provisioning",
-        arguments: [.init(name: "challenge|verify", help: """
+        arguments: [.init(name: "challenge|verify|backend", help: """
             challenge: write DIR/challenge.json (certificateChain as base64 DER, leaf first; nonce; nonceSignature; \
             rootCertificate; scheme) and the private keys leaf-key.pem and intermediate-key.pem (0600), as Wallet \
             would hand them to the extension. verify: check a request JSON made for that challenge \
             (encryptedPassData, ephemeralPublicKey, activationData, wrappedKey, base64) exactly as add-card does: \
             decrypt ECC_V2, check the payload, and name the mistake when the tag does not verify. Exit status 1 \
-            when the request fails.
+            when the request fails. backend: serve a development stand-in for the issuer's server on loopback \
+            (POST /requests: certificateChain, nonce, nonceSignature, primaryAccountSuffix, mistake -> an ECC_V2 \
+            request for a made-up test card; GET /mistakes), one line per request on stderr, until interrupted.
             """)],
-        summary: "Test an issuer backend's add-request encryption offline: write a challenge, verify a request made for it.",
+        summary: "Test an issuer backend's add-request encryption offline (challenge, verify), or stand in for it (backend).",
         options: [.valued("out", "DIR", help: "challenge: the directory to write (created when missing)."),
                   .valued("scheme", "ECC_V2|RSA_V2", help: "challenge: the encryption scheme of the leaf (default ECC_V2)."),
                   .valued("challenge", "DIR", help: "verify: the directory `provisioning challenge` wrote."),
                   .valued("request", "FILE", help: "verify: the request JSON."),
                   .valued("suffix", "DIGITS", help: "verify: the last digits the card number must end with (the entry's primaryAccountSuffix)."),
                   .valued("name", "TEXT", help: "verify: the entry's cardholderName; a payload name that differs is a warning."),
-                  CommonOptions.json.withHelp("verify: print the verification as JSON (the card number masked).")])
+                  CommonOptions.json.withHelp("verify: print the verification as JSON (the card number masked)."),
+                  .valued("listen", "ADDRESS", help: "backend: the numeric address to listen on (default 127.0.0.1; "
+                          + "another address lets other machines ask for test requests)."),
+                  .valued("port", "PORT", help: "backend: the TCP port (default 0: one the kernel picks, printed on stderr).")])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: spec)
@@ -44,10 +51,12 @@ enum ProvisioningCommand {
             }
             return try verify(challengeDirectory: URL(fileURLWithPath: directory), requestFile: URL(fileURLWithPath: requestPath),
                               suffix: parsed.value("suffix"), name: parsed.value("name"), json: parsed.has("json"))
+        case "backend":
+            return try serveBackend(listen: parsed.value("listen") ?? "127.0.0.1", port: parsed.value("port") ?? "0")
         case let other?:
-            throw UsageError("provisioning takes challenge or verify, not \"\(other)\"")
+            throw UsageError("provisioning takes challenge, verify or backend, not \"\(other)\"")
         case nil:
-            throw UsageError("provisioning needs challenge or verify")
+            throw UsageError("provisioning needs challenge, verify or backend")
         }
     }
 
@@ -83,5 +92,26 @@ enum ProvisioningCommand {
             print("\(passed ? "✔" : "✘") \(verification.summary)")
         }
         return passed ? 0 : 1
+    }
+
+    private static func serveBackend(listen: String, port portText: String) throws -> Int32 {
+        guard let port = UInt16(portText) else { throw UsageError("--port must be 0 to 65535, not \(portText)") }
+        let listener: TCPListener
+        do {
+            listener = try TCPListener.listen(host: listen, port: port)
+        } catch {
+            throw CommandFailure("cannot listen on \(listen) port \(port): \(error)")
+        }
+        defer { listener.close() }
+        // Whoever started this may have blocked SIGINT and SIGTERM (a Swift `Process` started from
+        // a dispatch thread does): the backend runs until one of them comes, so take them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        StandardError.write("development issuer backend on http://\(listener.authority) (POST /requests, GET /mistakes): "
+                      + "a stand-in for the bank's server, with made-up test cards only\n")
+        try DevelopmentBackendServer(listener: listener).serve { line in StandardError.write(line + "\n") }
+        return 0
     }
 }

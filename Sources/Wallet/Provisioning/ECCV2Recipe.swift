@@ -96,30 +96,39 @@ public enum ECCV2Variant: String, CaseIterable, Sendable, Codable {
         } else {
             privateKey = leafKey
         }
-        guard let z = try? privateKey.sharedSecret(with: peer) else { return nil }
-        var kdfKey = ephemeral
+        guard let z = try? privateKey.sharedSecret(with: peer), let kdfKey = keyInKDF(ephemeral) else { return nil }
+        return Crypto.openAES256GCM(sealed, key: derivedKey(sharedSecret: z, keyInKDF: kdfKey), iv: iv)
+    }
+
+    /// The ephemeral key as this way puts it into the KDF's other info: its 65 bytes, or compressed,
+    /// hex or base64 text; nil when it cannot be compressed (not 65 bytes).
+    func keyInKDF(_ ephemeral: Data) -> Data? {
         switch self {
         case .compressedEphemeralKeyInKDF:
             // SEC 1: 02 or 03 (the parity of y), then x.
             guard ephemeral.count == 65, let last = ephemeral.last else { return nil }
-            kdfKey = Data([0x02 | (last & 1)]) + ephemeral.dropFirst().prefix(32)
-        case .hexEphemeralKeyInKDF: kdfKey = Data(TextBytes.hexString(ephemeral).utf8)
-        case .base64EphemeralKeyInKDF: kdfKey = Data(ephemeral.base64EncodedString().utf8)
-        default: break
+            return Data([0x02 | (last & 1)]) + ephemeral.dropFirst().prefix(32)
+        case .hexEphemeralKeyInKDF: return Data(TextBytes.hexString(ephemeral).utf8)
+        case .base64EphemeralKeyInKDF: return Data(ephemeral.base64EncodedString().utf8)
+        default: return ephemeral
         }
-        let length = Data([0x0D])
-        let key: Data
-        switch self {
-        case .x963KDF: key = Crypto.sha256(z + Self.counter + length + Self.algorithm + Self.partyV + kdfKey)
-        case .kdfWithoutApple: key = Crypto.sha256(Self.counter + z + length + Self.algorithm + kdfKey)
-        case .kdfEphemeralKeyFirst: key = Crypto.sha256(Self.counter + z + kdfKey + length + Self.algorithm + Self.partyV)
-        case .kdfAppleFirst: key = Crypto.sha256(Self.counter + z + Self.partyV + length + Self.algorithm + kdfKey)
-        case .kdfWithoutLengthByte: key = Crypto.sha256(Self.counter + z + Self.algorithm + Self.partyV + kdfKey)
-        default: key = Self.key(sharedSecret: z, ephemeralPublicKey: kdfKey)
-        }
-        let iv = Data(count: self == .sixteenByteIV ? 16 : 12)
-        return Crypto.openAES256GCM(sealed, key: key, iv: iv)
     }
+
+    /// The AES key this way derives from the shared secret `z` and the KDF's form of the key.
+    func derivedKey(sharedSecret z: Data, keyInKDF kdfKey: Data) -> Data {
+        let length = Data([0x0D])
+        switch self {
+        case .x963KDF: return Crypto.sha256(z + Self.counter + length + Self.algorithm + Self.partyV + kdfKey)
+        case .kdfWithoutApple: return Crypto.sha256(Self.counter + z + length + Self.algorithm + kdfKey)
+        case .kdfEphemeralKeyFirst: return Crypto.sha256(Self.counter + z + kdfKey + length + Self.algorithm + Self.partyV)
+        case .kdfAppleFirst: return Crypto.sha256(Self.counter + z + Self.partyV + length + Self.algorithm + kdfKey)
+        case .kdfWithoutLengthByte: return Crypto.sha256(Self.counter + z + Self.algorithm + Self.partyV + kdfKey)
+        default: return Self.key(sharedSecret: z, ephemeralPublicKey: kdfKey)
+        }
+    }
+
+    /// The AES-GCM IV this way uses: 12 zero bytes, or 16.
+    var iv: Data { Data(count: self == .sixteenByteIV ? 16 : 12) }
 }
 
 /// Bytes that an issuer's backend sent as text: hex or base64.
