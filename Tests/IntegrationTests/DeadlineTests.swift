@@ -125,7 +125,7 @@ struct DeadlineTests {
         #expect((try? next.result.get()) != nil)
         #expect(next.launchedProcess)
         #expect(runner.pid != firstPID)
-        #expect(await runner.launchCount == 2)
+        #expect(runner.launchCount == 2)
         await runner.stop()
     }
 

@@ -19,7 +19,7 @@ struct ProcessLifecycleTests {
             globals.append(Int(details["globalCalls"] ?? "") ?? -1)
         }
         #expect(globals == globals.sorted() && Set(globals).count == 4, "the global counter grows: \(globals)")
-        #expect(await runner.launchCount == 1)
+        #expect(runner.launchCount == 1)
         await runner.stop()
     }
 

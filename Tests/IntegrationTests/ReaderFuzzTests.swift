@@ -87,7 +87,7 @@ struct ReaderFuzzTests {
         let growth = try Self.residentBytes() - residentBefore
         #expect(growth < 256 * 1024 * 1024, "host memory grew by \(growth / 1_048_576) MB")
         #expect(events.count(of: .protocolError) > 0)
-        print("reader fuzz: seed \(Self.seed), \(Self.caseCount) cases, \(await replay.launchCount) launches, "
+        print("reader fuzz: seed \(Self.seed), \(Self.caseCount) cases, \(replay.launchCount) launches, "
               + "host grew \(growth / 1_048_576) MB; outcomes: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
