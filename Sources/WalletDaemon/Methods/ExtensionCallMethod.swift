@@ -68,8 +68,8 @@ enum ExtensionCallMethod {
             }
             let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
-            if params.method != WireMethod.generateAddPaymentPassRequest, let runner = pool.knownRunner(forAppex: params.appex),
-               runner.isWarm {
+            if params.method != WireMethod.generateAddPaymentPassRequest,
+               let runner = try? pool.runner(forAppex: params.appex, loading: false), runner.isWarm {
                 let ticket = CallTicket()
                 request.onCancel { ticket.cancel() }
                 MethodResultShape.start(runner, method: params.method, params: methodParams, deadline: deadline, ticket: ticket) { outcome in
@@ -82,7 +82,7 @@ enum ExtensionCallMethod {
                 return
             }
             request.answer(inTask: { _ in
-                let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
+                guard let runner = try pool.runner(forAppex: params.appex) else { throw DaemonError("cannot load \(params.appex)") }
                 let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
                     ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
                 let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,

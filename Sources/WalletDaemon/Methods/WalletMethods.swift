@@ -82,7 +82,7 @@ public struct WalletMethods: Sendable {
     }
 
     private func status() async -> DaemonAPI.Status {
-        let counts = await pool.counts
+        let counts = pool.counts
         let listings = await pool.processes()
         return DaemonAPI.Status(
             pid: getpid(), version: DaemonAPI.version, stateDirectory: stateDirectory.path,
@@ -93,12 +93,12 @@ public struct WalletMethods: Sendable {
             clientRequestsInFlight: server.limits.connection.requestsInFlight, refusedClients: server.refusedClients,
             requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
-            reloads: await pool.reloads, bundleChecksSkipped: pool.bundleChecksSkipped, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
+            reloads: pool.reloads, bundleChecksSkipped: pool.bundleChecksSkipped, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
             draining: server.isDraining)
     }
 
     private func appsList() async -> DaemonAPI.AppsList {
-        let installed = await pool.installed
+        let installed = pool.installed
         return DaemonAPI.AppsList(
             appsDirectory: pool.appsDirectory.path,
             apps: installed.apps.map { app in
@@ -111,7 +111,7 @@ public struct WalletMethods: Sendable {
     }
 
     private func openApp(_ params: DaemonAPI.OpenAppParams) async throws -> DaemonAPI.OpenedApp {
-        let installed = await pool.installed
+        let installed = pool.installed
         let app: AppBundle
         if params.app.hasSuffix(".app") || params.app.hasPrefix("/") {
             let (loaded, findings) = BundleLoader.wallet.loadApp(at: URL(fileURLWithPath: params.app))
@@ -143,7 +143,7 @@ public struct WalletMethods: Sendable {
 
     private func makeFlow(userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void) async -> AddCardFlow {
         let pool = pool
-        return AddCardFlow(installed: await pool.installed, device: device, configuration: pool.configuration,
+        return AddCardFlow(installed: pool.installed, device: device, configuration: pool.configuration,
                            userAgent: userAgent, transcript: transcript,
                            runnerSource: { DaemonRunnerSource(pool: pool, userAgent: userAgent) })
     }
@@ -160,7 +160,7 @@ public struct WalletMethods: Sendable {
         let flow = await makeFlow(userAgent: userAgent) { line in
             client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: line))
         }
-        for finding in await pool.installed.findings where finding.isError {
+        for finding in pool.installed.findings where finding.isError {
             client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: "! \(finding)"))
         }
         return await flow.run(options)

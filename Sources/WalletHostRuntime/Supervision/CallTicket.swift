@@ -38,16 +38,22 @@ public final class CallTicket: Sendable {
     func onCancel(_ target: @escaping @Sendable () -> Void) {
         let cancelledAlready = state.withLock { state -> Bool in
             if state.cancelled { return true }
-            state.cancelTarget = target
+            // Once answered there is nothing to cancel; a target kept would hold the connection.
+            if !state.answered { state.cancelTarget = target }
             return false
         }
         if cancelledAlready { target() }
     }
 
-    /// Claims the call's one answer. - Returns: false when it was answered already.
+    /// Claims the call's one answer, and lets go of the cancel target (it captures the ticket:
+    /// kept, the two would hold each other and the connection for good).
+    /// - Returns: false when it was answered already.
     func claimAnswer() -> Bool {
         state.withLock { state in
-            defer { state.answered = true }
+            defer {
+                state.answered = true
+                state.cancelTarget = nil
+            }
             return !state.answered
         }
     }

@@ -1,21 +1,39 @@
 import Foundation
+import Synchronization
 import WalletWire
 
 /// Launching the runner's process and its handshake.
 extension ExtensionRunner {
-    /// A process's handshake: under way, or its result. The task is dropped once the result is
-    /// in: kept for the process's life, it held about 5 KB of each warm extension's memory.
-    enum Handshake: Sendable {
-        case pending(Task<Swift.Result<InitializeResult, ExtensionCallError>, Never>)
-        case done(Swift.Result<InitializeResult, ExtensionCallError>)
+    /// A process's handshake: its result once the `initialize` answer (or failure) is in, and
+    /// whoever waits for it until then.
+    final class Handshake: Sendable {
+        private struct State {
+            var result: Swift.Result<InitializeResult, ExtensionCallError>?
+            var waiters: [CheckedContinuation<Swift.Result<InitializeResult, ExtensionCallError>, Never>] = []
+        }
 
+        private let state = Mutex(State())
+
+        /// The result, once it is in (waiting for it until then).
         var value: Swift.Result<InitializeResult, ExtensionCallError> {
             get async {
-                switch self {
-                case .pending(let task): await task.value
-                case .done(let result): result
+                await withCheckedContinuation { continuation in
+                    let result = state.withLock { state in
+                        if state.result == nil { state.waiters.append(continuation) }
+                        return state.result
+                    }
+                    if let result { continuation.resume(returning: result) }
                 }
             }
+        }
+
+        func finish(_ result: Swift.Result<InitializeResult, ExtensionCallError>) {
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(returning: result) }
         }
     }
 
@@ -33,7 +51,7 @@ extension ExtensionRunner {
     }
 
     /// The running process, or a new one (inside the state's lock: two callers never launch
-    /// two). A process the host is stopping (hung, beyond repair) finishes dying on its own;
+    /// two). Whoever launched it sends the handshake next (``beginHandshake(_:)``), after the lock. A process the host is stopping (hung, beyond repair) finishes dying on its own;
     /// the call gets a fresh one.
     /// - Returns: the launch, and whether this call started it.
     func launchIfNeeded(_ state: inout State) -> Swift.Result<(Launch, Bool), ExtensionCallError> {
@@ -48,14 +66,13 @@ extension ExtensionRunner {
         }
         state.launchCount += 1
         configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
-                                                                     milliseconds: (clock.now() - connection.launchedAt).milliseconds,
+                                                                     milliseconds: (.now - connection.launchedAt).milliseconds,
                                                                      sandboxed: connection.sandboxed,
                                                                      unsandboxedReason: connection.sandboxed ? nil
                                                                          : connection.unsandboxedReason ?? "--sandbox off")),
                                               bundleIdentifier: descriptor.bundleIdentifier, pid: connection.pid))
         watchContainerQuota(of: connection, in: &state)
-        let handshake = Task { await self.performHandshake(connection) }
-        let launch = Launch(connection: connection, handshake: .pending(handshake))
+        let launch = Launch(connection: connection, handshake: Handshake())
         state.phase = .launching(launch)
         return .success((launch, true))
     }
@@ -108,7 +125,11 @@ extension ExtensionRunner {
         }
     }
 
-    private func performHandshake(_ connection: ExtensionConnection) async -> Swift.Result<InitializeResult, ExtensionCallError> {
+    /// Sends `initialize` (outside the state's lock: a send that fails at once settles the
+    /// handshake on this thread); its answer, on the I/O thread, settles the handshake (a failed
+    /// one fails the queued calls and stops the process).
+    func beginHandshake(_ launch: Launch) {
+        let connection = launch.connection
         let point = descriptor.point
         var deadlines: [String: Int] = [:]
         for method in point.methods {
@@ -121,8 +142,14 @@ extension ExtensionRunner {
                                       containingAppBundleIdentifier: descriptor.containingAppBundleIdentifier,
                                       appGroups: descriptor.appGroups, memoryLimitBytes: configuration.memoryLimit(at: point),
                                       deadlines: deadlines)
-        let reply = await connection.call(method: WireMethod.initialize, params: params, askedAt: connection.launchedAt,
-                                          deadline: connection.launchedAt + configuration.handshakeTimeout, gated: false)
+        connection.session.send(method: WireMethod.initialize, params: params, askedAt: connection.launchedAt,
+                                deadline: connection.launchedAt + configuration.handshakeTimeout, gated: false) { [weak self] reply in
+            self?.finishHandshake(launch, reply: reply)
+        }
+    }
+
+    private func finishHandshake(_ launch: Launch, reply: CallReply) {
+        let connection = launch.connection
         let result = HandshakeOutcome.interpret(reply.outcome, executable: descriptor.executableName)
         let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
         let bundleIdentifier = descriptor.bundleIdentifier
@@ -139,11 +166,14 @@ extension ExtensionRunner {
             connection.session.failAll(error)
         }
         state.withLock { state in
-            guard let launch = state.phase.launch, launch.connection === connection else { return }
-            state.phase = result.isFailure ? .idle : .warm(Launch(connection: connection, handshake: .done(result)))
+            guard let current = state.phase.launch, current.connection === connection else { return }
+            state.phase = result.isFailure ? .idle : .warm(launch)
         }
-        if result.isFailure { _ = await connection.stop(.handshakeFailed, teardown: configuration.teardown) }
-        return result
+        launch.handshake.finish(result)
+        if result.isFailure {
+            let teardown = configuration.teardown
+            Task { _ = await connection.stop(.handshakeFailed, teardown: teardown) }
+        }
     }
 
     /// Stops the process once its App Group containers hold more than the quota; the watch ends

@@ -98,8 +98,11 @@ public final class ExtensionRunner: Sendable {
     @discardableResult
     public func prewarm() async -> Result<InitializeResult, ExtensionCallError> {
         switch state.withLock({ launchIfNeeded(&$0) }) {
-        case .failure(let error): return .failure(error)
-        case .success(let (launch, _)): return await launch.handshake.value
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (launch, launchedNow)):
+            if launchedNow { beginHandshake(launch) }
+            return await launch.handshake.value
         }
     }
 
@@ -159,7 +162,9 @@ public final class ExtensionRunner: Sendable {
         _ method: String, params: Params, resultType: Result.Type, deadline: CallDeadline = .configured,
         ticket: CallTicket = CallTicket(), completion: @escaping @Sendable (CallOutcome<Result>) -> Void
     ) {
-        let askedAt = clock.now()
+        // The call's times are on the clock the session and the I/O reactor read (the system's);
+        // the configuration's clock drives the runner's own timers (the idle stop).
+        let askedAt = ContinuousClock.now
         let allowed = resolve(deadline, for: method)
         let acquired = state.withLock { state in
             state.callsInFlight += 1
@@ -172,10 +177,12 @@ public final class ExtensionRunner: Sendable {
             callEnded()
             guard ticket.claimAnswer() else { return }
             return completion(CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
-                                          callMilliseconds: 0, totalMilliseconds: (clock.now() - askedAt).milliseconds,
+                                          callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
                                           peakFootprintBytes: nil, pid: nil, deadline: allowed))
         case .success(let (value, launched)):
             (launch, launchedNow) = (value, launched)
+            // `initialize` first, the call queued behind it.
+            if launched { beginHandshake(launch) }
         }
         let connection = launch.connection
         let id = connection.send(method: method, params: params, askedAt: askedAt, deadline: allowed.map { askedAt + $0 }) { [self] reply in
@@ -186,11 +193,11 @@ public final class ExtensionRunner: Sendable {
                                launchedNow: launchedNow))
         }
         guard let id else { return }
-        ticket.onCancel { [self] in
+        ticket.onCancel {
             if ticket.claimAnswer() {
                 let error = ExtensionCallError(.cancelled, code: RPCErrorCode.requestCancelled, message: "\(method) was cancelled")
                 completion(CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: launchedNow,
-                                       callMilliseconds: 0, totalMilliseconds: (clock.now() - askedAt).milliseconds,
+                                       callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
                                        peakFootprintBytes: nil, pid: connection.pid, sandboxed: connection.sandboxed,
                                        deadline: allowed))
             }
