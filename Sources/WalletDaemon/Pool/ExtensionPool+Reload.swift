@@ -93,6 +93,7 @@ extension ExtensionPool {
                 switch state.entries[key]!.crashes.recordCrash(at: clock.now()) {
                 case .crashLooping:
                     state.entries[key]!.crashLooping = true
+                    state.relaunches.removeValue(forKey: key)?.cancel()
                 case .relaunch(let delay):
                     let runner = entry.runner
                     state.relaunches[key]?.cancel()
