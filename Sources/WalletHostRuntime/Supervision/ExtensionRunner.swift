@@ -258,13 +258,6 @@ public final class ExtensionRunner: Sendable {
         })
     }
 
-    /// Stops the process once the calls in flight are over (at most `timeout`). For a runner
-    /// being replaced: a caller that still holds it and calls it again gets a new process.
-    public func stopAfterCalls(within timeout: Duration, reason: String) async {
-        await callsEnded(within: timeout)
-        _ = await stop(reason: reason)
-    }
-
     /// Stops the process (shutdown, exit, SIGTERM, SIGKILL to its group) and waits for it.
     /// - Parameter reason: why, in the caller's words, for the event log and the exit report.
     /// - Returns: how it ended, or nil when nothing was running.
