@@ -66,7 +66,7 @@ struct Discovery: Sendable {
             issuer.reason = "the app has no issuer-provisioning (non-UI) extension"
             return issuer
         }
-        let outcome = await runner.callPreferringWarm(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         issuer.milliseconds = outcome.totalMilliseconds
         switch outcome.result {
         case .failure(let error):

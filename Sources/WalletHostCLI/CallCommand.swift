@@ -86,7 +86,7 @@ struct CallCommand {
         }
         await runner.stop(reason: "call finished")
 
-        let deadline = configuration.deadline(for: method, at: descriptor.point)
+        let deadline = outcome.deadline
         if json {
             printJSON(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
                                   verification: provisioning?.verify(outcome)))

@@ -94,7 +94,7 @@ public final class StressRun: Sendable {
         reporter?.cancel()
         throttle?.finish()
         if let onProgress { onProgress(snapshot(since: started)) }
-        let warmLaunches = await warmRunner.launchCount
+        let warmLaunches = warmRunner.launchCount
         progress.withLock { $0.probe = nil }
         var after = await settledSnapshot { $0.fileDescriptors <= before.fileDescriptors && $0.zombies == 0 }
         await warmRunner.stop(reason: "stress finished")

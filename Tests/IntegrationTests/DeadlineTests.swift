@@ -19,7 +19,7 @@ struct DeadlineTests {
         #expect(error.message.contains("Wallet would not list the app"))
         // The caller hears at the deadline, not when the extension finally answers.
         #expect(outcome.totalMilliseconds < 180)
-        try await waitFor { events.events.contains { $0.kind == .lateCompletion || $0.kind == .cancelAcknowledged } }
+        await events.waitForEvent("a late completion or an acknowledged cancel") { $0.kind == .lateCompletion || $0.kind == .cancelAcknowledged }
         await runner.stop()
     }
 
@@ -83,7 +83,7 @@ struct DeadlineTests {
         try ExampleBundles.setMode("late-complete 200", appex: appex)
         let late = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? late.result.get()) == nil)
-        try await waitFor { events.events.contains { $0.kind == .lateCompletion } }
+        await events.waitForEvent("a late completion") { $0.kind == .lateCompletion }
         let event = try #require(events.events.first { $0.kind == .lateCompletion })
         #expect(event.message.contains("dropped"))
 
@@ -100,7 +100,7 @@ struct DeadlineTests {
         let (runner, events, _) = try ExampleBundles.runner(appex: appex)
         let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? outcome.result.get()) != nil)
-        try await waitFor { events.events.contains { $0.kind == .doubleCompletion } }
+        await events.waitForEvent("a double completion") { $0.kind == .doubleCompletion }
         #expect(events.events.filter { $0.kind == .result && $0.method == WireMethod.status }.count == 1)
         await runner.stop()
     }
@@ -117,7 +117,7 @@ struct DeadlineTests {
         try ExampleBundles.setMode("hang", appex: appex)
         let hung = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         #expect((try? hung.result.get()) == nil)
-        try await waitFor { events.events.contains { $0.kind == .exit } }
+        await events.waitForEvent("the exit") { $0.kind == .exit }
         #expect(events.events.contains { $0.kind == .hung })
 
         try ExampleBundles.setMode("normal", appex: appex)
@@ -125,7 +125,7 @@ struct DeadlineTests {
         #expect((try? next.result.get()) != nil)
         #expect(next.launchedProcess)
         #expect(runner.pid != firstPID)
-        #expect(await runner.launchCount == 2)
+        #expect(runner.launchCount == 2)
         await runner.stop()
     }
 

@@ -19,7 +19,7 @@ struct ProcessLifecycleTests {
             globals.append(Int(details["globalCalls"] ?? "") ?? -1)
         }
         #expect(globals == globals.sorted() && Set(globals).count == 4, "the global counter grows: \(globals)")
-        #expect(await runner.launchCount == 1)
+        #expect(runner.launchCount == 1)
         await runner.stop()
     }
 
@@ -124,16 +124,30 @@ struct ProcessLifecycleTests {
         #expect(error.message.contains("execve"))
     }
 
-    @Test("a warm process with no call for the idle time is stopped; the next call relaunches")
+    /// On a test clock: the 30 s idle timeout passes when the test moves the clock, not in real time.
+    @Test("a warm process with no call for the idle time is stopped; a call meanwhile restarts the idle time; the next call relaunches")
     func idleStop() async throws {
+        let clock = TestClock()
         let (runner, events, _) = try ExampleBundles.runner(appex: try ExampleBundles.testHelper(mode: "normal")) {
-            $0.idleTimeout = .milliseconds(300)
+            $0.idleTimeout = .seconds(30)
+            $0.clock = clock
         }
         for _ in 0..<3 {
             _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         }
-        #expect(runner.pid != nil)
-        try await waitFor(timeout: .seconds(5)) { events.events.contains { $0.kind == .exit } }
+        let pid = try #require(runner.pid)
+        try await waitFor("one idle timer for the runner, not one per call") { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(29))
+        // A call at 29 s: the idle time now ends at 59 s. The timer, due at 30 s, looks again then.
+        _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
+        clock.advance(by: .seconds(2))
+        try await waitFor("the idle timer armed again for 59 s") { clock.sleeperCount == 1 }
+        #expect(runner.pid == pid, "stopped although a call came 2 s before")
+        #expect(!events.events.contains { $0.kind == .exit })
+        let exitsFrom = events.count
+        clock.advance(by: .seconds(28))
+        let exit = await events.firstEvent(from: exitsFrom, within: .seconds(10)) { $0.kind == .exit }
+        #expect(exit?.pid == pid)
         #expect(events.events.contains { $0.payload == .stop(HostEvent.Stop(reason: .idle)) })
         #expect(runner.pid == nil)
         let next = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)

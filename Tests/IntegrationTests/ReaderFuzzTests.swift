@@ -73,9 +73,9 @@ struct ReaderFuzzTests {
                 #expect((try? status.result.get()) != nil, "the well-behaved extension must be untouched")
             }
         }
-        // After all that, and once a process stopped for the last input has had time to go, the
-        // replay extension (relaunched as often as needed) still answers.
-        try await Task.sleep(for: .seconds(1))
+        // After all that, and once the process of the last input is gone (stopped and reaped:
+        // awaited, not slept for), the replay extension, launched again, still answers.
+        await replay.stop(reason: "fuzz over")
         let clean = FuzzCase(kind: "clean", chunks: [], answer: true, exit: false)
         let last = await replay.call("fuzz.emit", params: clean, resultType: JSONValue.self)
         if case .failure(let error) = last.result {
@@ -87,7 +87,7 @@ struct ReaderFuzzTests {
         let growth = try Self.residentBytes() - residentBefore
         #expect(growth < 256 * 1024 * 1024, "host memory grew by \(growth / 1_048_576) MB")
         #expect(events.count(of: .protocolError) > 0)
-        print("reader fuzz: seed \(Self.seed), \(Self.caseCount) cases, \(await replay.launchCount) launches, "
+        print("reader fuzz: seed \(Self.seed), \(Self.caseCount) cases, \(replay.launchCount) launches, "
               + "host grew \(growth / 1_048_576) MB; outcomes: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }

@@ -7,11 +7,12 @@ import WalletWire
 /// runs it, and the answer is the report `wallet-host call --json` prints (plus, when asked,
 /// the human transcript), so a call through the daemon prints what an in-process one does.
 ///
-/// A call to a warm process is sent from the client loop's thread and answered from the
-/// host's I/O reactor thread, which read the extension's response
-/// (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``): no task, no actor,
-/// no other thread woken. Anything else (a cold or rebuilt
-/// bundle, a launch, a missed deadline whose late answer the report waits for) takes a task.
+/// Every call takes the runner's one path (``ExtensionRunner/start(_:params:resultType:deadline:ticket:completion:)``)
+/// and can be cancelled: a client's `$/cancelRequest` answers it at once with the cancelled
+/// error and sends `$/cancelRequest` to the extension. To a warm process it is started on the
+/// client loop's thread and answered from the I/O reactor's thread that read the extension's
+/// response: no task, no other thread woken. What could block the loop (loading or reloading a
+/// bundle, a launch, the device's PKI) or wait (a missed deadline's late answer) takes a task.
 enum ExtensionCallMethod {
     struct Params: Codable, Sendable, PlainJSONDecodable {
         var appex: String
@@ -56,41 +57,40 @@ enum ExtensionCallMethod {
     static func register(on server: DaemonServer) {
         let pool = server.pool
         let hub = server.hub
-        server.registerDeferred("extension.call") { call, reply in
+        server.register("extension.call", starting: { request in
             let params: Params
             let deadline: Duration?
             do {
-                params = try call.params(Params.self)
+                params = try request.call.params(Params.self)
                 deadline = try Self.deadline(params)
             } catch {
-                return reply(.failure(error))
+                return request.answer(.failure(error))
             }
             let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
-            // A provisioning request needs the device's PKI (files, and keys made on first use):
-            // never on the loop's thread.
-            if params.method != WireMethod.generateAddPaymentPassRequest, let runner = pool.knownRunner(forAppex: params.appex),
-               MethodResultShape.callWarm(runner, method: params.method, params: methodParams, deadline: deadline, completion: { outcome in
-                   if Self.waitsForLateAnswer(outcome) {
-                       Task { reply(.success(await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from))) }
-                   } else {
-                       reply(.success(answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: nil)))
-                   }
-               }) {
+            if params.method != WireMethod.generateAddPaymentPassRequest,
+               let runner = try? pool.runner(forAppex: params.appex, loading: false), runner.isWarm {
+                let ticket = CallTicket()
+                request.onCancel { ticket.cancel() }
+                MethodResultShape.start(runner, method: params.method, params: methodParams, deadline: deadline, ticket: ticket) { outcome in
+                    if Self.waitsForLateAnswer(outcome) {
+                        request.answer(inTask: { _ in await answer(outcome, runner: runner, params: params, hub: hub, from: from) })
+                    } else {
+                        request.answer(.success(answer(outcome, runner: runner, params: params, lateNote: nil)))
+                    }
+                }
                 return
             }
-            Task {
-                reply(await DaemonAnswer {
-                    let runner = try await pool.runner(forAppex: URL(fileURLWithPath: params.appex))
-                    let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
-                        ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
-                    let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,
-                                                               deadline: deadline)
-                    return await answer(outcome, runner: runner, params: params, deadline: deadline, hub: hub, from: from,
-                                        verification: provisioning?.verify(outcome))
-                })
-            }
-        }
+            request.answer(inTask: { _ in
+                guard let runner = try pool.runner(forAppex: params.appex) else { throw DaemonError("cannot load \(params.appex)") }
+                let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
+                    ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
+                let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,
+                                                           deadline: deadline)
+                return await answer(outcome, runner: runner, params: params, hub: hub, from: from,
+                                    verification: provisioning?.verify(outcome))
+            })
+        })
     }
 
     private static func deadline(_ params: Params) throws(RPCErrorObject) -> Duration? {
@@ -112,7 +112,7 @@ enum ExtensionCallMethod {
     /// The answer, after waiting (from event `from` on, the call's first) for how a call that
     /// missed its deadline ended.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
-                               deadline: Duration?, hub: EventHub, from: Int,
+                               hub: EventHub, from: Int,
                                verification: PassDataVerification? = nil) async -> any Encodable & Sendable {
         var lateNote: String?
         if waitsForLateAnswer(outcome), let pid = outcome.pid {
@@ -125,15 +125,15 @@ enum ExtensionCallMethod {
         // The call's connections through the egress proxy, for the transcript (as `wallet-host call` prints them).
         let network = params.transcript == true && outcome.pid != nil
             ? hub.events(from: from) { $0.kind == .networkConnection && $0.pid == outcome.pid }.map { "network: \($0.message)" } : []
-        return answer(outcome, runner: runner, params: params, deadline: deadline, lateNote: lateNote, verification: verification,
+        return answer(outcome, runner: runner, params: params, lateNote: lateNote, verification: verification,
                       networkLines: network)
     }
 
     /// - Parameter verification: for `generateAddPaymentPassRequest`, what the host made of the payload.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
-                               deadline: Duration?, lateNote: String?,
+                               lateNote: String?,
                                verification: PassDataVerification? = nil, networkLines: [String] = []) -> any Encodable & Sendable {
-        let shownDeadline = deadline ?? runner.configuration.deadline(for: params.method, at: runner.descriptor.point)
+        let shownDeadline = outcome.deadline
         let succeeded: Bool
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
         var transcript: String?

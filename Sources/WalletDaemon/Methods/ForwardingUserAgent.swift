@@ -41,13 +41,12 @@ actor DaemonRunnerSource: IssuerRunnerSource {
         self.userAgent = userAgent
     }
 
-    /// A non-UI extension's runner comes from the pool without entering this actor or, when the
-    /// pool has it, the pool's: a discovery asks for 100 at once.
+    /// A non-UI extension's runner comes from the pool without entering this actor (a discovery
+    /// asks for 100 at once).
     nonisolated func runner(for app: AppBundle, role: ExtensionRole) async throws -> ExtensionRunner? {
         guard let bundle = app.extensions(withRole: role).first else { return nil }
         guard role == .ui else {
-            if let known = pool.knownRunner(for: bundle) { return known }
-            return try await pool.runner(for: bundle)
+            return try pool.runner(for: bundle)
         }
         return try await flowRunner(for: bundle)
     }

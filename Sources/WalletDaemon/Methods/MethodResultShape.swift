@@ -9,48 +9,41 @@ public enum MethodResultShape {
     /// - Parameter deadline: the call's deadline, from now; nil for the configured one.
     public static func call(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil) async
         -> CallOutcome<any Encodable & Sendable> {
-        let deadline = deadline ?? runner.configuration.deadline(for: method, at: runner.descriptor.point)
-        guard let entry = WireMethods.named(method) else {
-            return await call(runner, method, params, JSONValue.self, deadline)
+        let ticket = CallTicket()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                start(runner, method: method, params: params, deadline: deadline, ticket: ticket) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            ticket.cancel()
         }
-        return await call(runner, entry, params, deadline)
+    }
+
+    /// Starts the call on this thread (``ExtensionRunner/start(_:params:resultType:deadline:ticket:completion:)``):
+    /// `completion` gets the outcome on the thread that settles it.
+    /// - Parameters:
+    ///   - deadline: the call's deadline, from now; nil for the configured one.
+    ///   - ticket: cancels the call.
+    public static func start(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil,
+                             ticket: CallTicket, completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void) {
+        let deadline = deadline.map(CallDeadline.after) ?? .configured
+        guard let entry = WireMethods.named(method) else {
+            return start(runner, method, params, JSONValue.self, deadline, ticket, completion)
+        }
+        start(runner, entry, params, deadline, ticket, completion)
     }
 
     /// Opens the table entry to reach its result type.
-    private static func call<Method: WireMethodDescribing>(_ runner: ExtensionRunner, _ method: Method, _ params: JSONValue,
-                                                           _ deadline: Duration?)
-        async -> CallOutcome<any Encodable & Sendable> {
-        await call(runner, method.name, params, Method.Result.self, deadline)
+    private static func start<Method: WireMethodDescribing>(_ runner: ExtensionRunner, _ method: Method, _ params: JSONValue,
+                                                            _ deadline: CallDeadline, _ ticket: CallTicket,
+                                                            _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void) {
+        start(runner, method.name, params, Method.Result.self, deadline, ticket, completion)
     }
 
-    private static func call<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
-                                                         _ type: Result.Type, _ deadline: Duration?) async -> CallOutcome<any Encodable & Sendable> {
-        erased(await runner.call(method, params: params, resultType: type, deadline: deadline))
-    }
-
-    /// ``call(_:method:params:deadline:)`` on the runner's warm process, answered on the thread
-    /// that settles it (``ExtensionRunner/callWarm(_:params:resultType:deadline:completion:)``).
-    /// - Returns: false when the runner has no warm process (nothing was sent).
-    public static func callWarm(_ runner: ExtensionRunner, method: String, params: JSONValue, deadline: Duration? = nil,
-                                completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void) -> Bool {
-        guard let entry = WireMethods.named(method) else {
-            return callWarm(runner, method, params, JSONValue.self, deadline, completion)
-        }
-        return callWarm(runner, entry, params, deadline, completion)
-    }
-
-    private static func callWarm<Method: WireMethodDescribing>(_ runner: ExtensionRunner, _ method: Method, _ params: JSONValue,
-                                                               _ deadline: Duration?,
-                                                               _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void)
-        -> Bool {
-        callWarm(runner, method.name, params, Method.Result.self, deadline, completion)
-    }
-
-    private static func callWarm<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
-                                                             _ type: Result.Type, _ deadline: Duration?,
-                                                             _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void)
-        -> Bool {
-        runner.callWarm(method, params: params, resultType: type, deadline: deadline) { outcome in
+    private static func start<Result: Codable & Sendable>(_ runner: ExtensionRunner, _ method: String, _ params: JSONValue,
+                                                          _ type: Result.Type, _ deadline: CallDeadline, _ ticket: CallTicket,
+                                                          _ completion: @escaping @Sendable (CallOutcome<any Encodable & Sendable>) -> Void) {
+        runner.start(method, params: params, resultType: type, deadline: deadline, ticket: ticket) { outcome in
             completion(erased(outcome))
         }
     }
@@ -60,6 +53,7 @@ public enum MethodResultShape {
                     launchMilliseconds: outcome.launchMilliseconds, launchedProcess: outcome.launchedProcess,
                     callMilliseconds: outcome.callMilliseconds,
                     totalMilliseconds: outcome.totalMilliseconds, peakFootprintBytes: outcome.peakFootprintBytes,
-                    pid: outcome.pid, sandboxed: outcome.sandboxed, unsandboxedReason: outcome.unsandboxedReason)
+                    pid: outcome.pid, sandboxed: outcome.sandboxed, unsandboxedReason: outcome.unsandboxedReason,
+                    deadline: outcome.deadline)
     }
 }

@@ -6,7 +6,7 @@ import WalletWire
 
 /// The client API's methods: host status and shutdown, apps, passes and device state,
 /// discovery, the add-card flow, extension calls and conformance, event subscription and
-/// processes. Those that never wait are answered on the client loop's thread.
+/// processes.
 public struct WalletMethods: Sendable {
     public let server: DaemonServer
     public let stateDirectory: URL
@@ -26,14 +26,14 @@ public struct WalletMethods: Sendable {
     public func register() {
         let server = server
         server.register("host.status") { _ in await status() }
-        server.registerImmediate("host.shutdown") { _ in
+        server.register("host.shutdown") { _ in
             requestShutdown()
             return DaemonAPI.Stopping(stopping: true)
         }
         server.register("apps.list") { _ in await appsList() }
         server.register("apps.reload") { _ in await server.pool.reload() }
         server.register("apps.open") { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
-        server.registerImmediate("passes.list") { call in
+        server.register("passes.list") { call in
             let params = try call.params(DaemonAPI.DeviceParams.self)
             return try device.passes().filter { params.device == nil || $0.device == params.device }
         }
@@ -54,7 +54,7 @@ public struct WalletMethods: Sendable {
             try device.resetPasses(device: call.params(DaemonAPI.DeviceParams.self).device)
             return ["reset": true]
         }
-        server.registerImmediate("device.get") { _ in try device.settings() }
+        server.register("device.get") { _ in try device.settings() }
         server.register("device.set") { call in
             let params = try call.params(DaemonAPI.DeviceSettingsParams.self)
             if let paired = params.watchPaired { try device.updateSettings { $0.watchPaired = paired } }
@@ -67,8 +67,8 @@ public struct WalletMethods: Sendable {
             return DaemonAPI.Discovered(issuers: found.issuers, milliseconds: found.milliseconds)
         }
         server.register("wallet.addCard") { call in try await addCard(call) }
-        server.registerImmediate("events.subscribe") { call in try subscribe(call) }
-        server.registerImmediate("events.unsubscribe") { call in
+        server.register("events.subscribe") { call in try subscribe(call) }
+        server.register("events.unsubscribe") { call in
             let params = try call.params(DaemonAPI.UnsubscribeParams.self)
             guard call.client.removeSubscription(params.subscription) else {
                 throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "this client has no subscription \(params.subscription)")
@@ -82,7 +82,7 @@ public struct WalletMethods: Sendable {
     }
 
     private func status() async -> DaemonAPI.Status {
-        let counts = await pool.counts
+        let counts = pool.counts
         let listings = await pool.processes()
         return DaemonAPI.Status(
             pid: getpid(), version: DaemonAPI.version, stateDirectory: stateDirectory.path,
@@ -93,12 +93,12 @@ public struct WalletMethods: Sendable {
             clientRequestsInFlight: server.limits.connection.requestsInFlight, refusedClients: server.refusedClients,
             requestsInFlight: server.requestsInFlight, requestsServed: server.requestsServed, extensions: counts.runners,
             runningProcesses: listings.filter { $0.pid != nil }.count, subscriptions: server.hub.subscriptionCount,
-            reloads: await pool.reloads, bundleChecksSkipped: pool.bundleChecksSkipped, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
+            reloads: pool.reloads, bundleChecksSkipped: pool.bundleChecksSkipped, refusedPeers: server.refusedPeers, droppedEvents: server.droppedLines,
             draining: server.isDraining)
     }
 
     private func appsList() async -> DaemonAPI.AppsList {
-        let installed = await pool.installed
+        let installed = pool.installed
         return DaemonAPI.AppsList(
             appsDirectory: pool.appsDirectory.path,
             apps: installed.apps.map { app in
@@ -111,7 +111,7 @@ public struct WalletMethods: Sendable {
     }
 
     private func openApp(_ params: DaemonAPI.OpenAppParams) async throws -> DaemonAPI.OpenedApp {
-        let installed = await pool.installed
+        let installed = pool.installed
         let app: AppBundle
         if params.app.hasSuffix(".app") || params.app.hasPrefix("/") {
             let (loaded, findings) = BundleLoader.wallet.loadApp(at: URL(fileURLWithPath: params.app))
@@ -143,7 +143,7 @@ public struct WalletMethods: Sendable {
 
     private func makeFlow(userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void) async -> AddCardFlow {
         let pool = pool
-        return AddCardFlow(installed: await pool.installed, device: device, configuration: pool.configuration,
+        return AddCardFlow(installed: pool.installed, device: device, configuration: pool.configuration,
                            userAgent: userAgent, transcript: transcript,
                            runnerSource: { DaemonRunnerSource(pool: pool, userAgent: userAgent) })
     }
@@ -160,7 +160,7 @@ public struct WalletMethods: Sendable {
         let flow = await makeFlow(userAgent: userAgent) { line in
             client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: line))
         }
-        for finding in await pool.installed.findings where finding.isError {
+        for finding in pool.installed.findings where finding.isError {
             client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: "! \(finding)"))
         }
         return await flow.run(options)

@@ -7,9 +7,7 @@ import WalletWire
 /// fail at once when it leaves.
 public final class ClientSession: Sendable {
     private struct State {
-        var work: [RequestID: Task<Void, Never>] = [:]
-        /// Requests whose task finished before it was tracked.
-        var finishedEarly: Set<RequestID> = []
+        var work: [RequestID: DaemonRequest] = [:]
         var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
         var nextRequestID = 1
         var subscriptions: [Int] = []
@@ -75,23 +73,24 @@ public final class ClientSession: Sendable {
         }
     }
 
-    /// Tracks a request's task so that the client's leaving cancels it.
-    func track(_ id: RequestID, _ task: Task<Void, Never>) {
+    /// Tracks a request so that `$/cancelRequest` and the client's leaving cancel it.
+    func track(_ id: RequestID, _ request: DaemonRequest) {
         let cancel = state.withLock { state -> Bool in
             if state.gone { return true }
-            if state.finishedEarly.remove(id) == nil { state.work[id] = task }
+            state.work[id] = request
             return false
         }
-        if cancel { task.cancel() }
+        if cancel { request.cancel() }
     }
 
-    func taskFor(_ id: RequestID) -> Task<Void, Never>? {
-        state.withLock { $0.work[id] }
+    /// `$/cancelRequest` from the client: cancel that request, if it is in flight.
+    func cancel(_ id: RequestID) {
+        state.withLock { $0.work[id] }?.cancel()
     }
 
     func finished(_ id: RequestID) {
         state.withLock { state in
-            if state.work.removeValue(forKey: id) == nil { state.finishedEarly.insert(id) }
+            _ = state.work.removeValue(forKey: id)
         }
     }
 
@@ -124,7 +123,7 @@ public final class ClientSession: Sendable {
             }
             return (Array(state.work.values), Array(state.waiting.values), state.subscriptions)
         }
-        for task in work { task.cancel() }
+        for request in work { request.cancel() }
         for continuation in waiting {
             continuation.resume(throwing: RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client that started the flow is gone"))
         }
@@ -133,11 +132,4 @@ public final class ClientSession: Sendable {
 
     /// Requests of this client in flight.
     public var requestsInFlight: Int { state.withLock { $0.work.count } }
-}
-
-extension ClientSession {
-    /// `$/cancelRequest` from the client: cancel that request's task.
-    func cancelTask(_ id: RequestID) {
-        taskFor(id)?.cancel()
-    }
 }

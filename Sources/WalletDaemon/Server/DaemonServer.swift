@@ -26,20 +26,14 @@ public struct DaemonCall: Sendable {
     }
 }
 
-/// A method of the client API.
-public enum DaemonMethod: Sendable {
-    /// Answered on the client loop's thread as soon as the request is read: for methods that
-    /// never wait (device state, subscriptions), which then cost no thread hop at all.
-    case immediate(@Sendable (DaemonCall) throws -> any Encodable & Sendable)
-    /// Answered by a task: for methods that wait (for an extension, the pool, a flow).
-    case task(@Sendable (DaemonCall) async throws -> any Encodable & Sendable)
-    /// Started on the client loop's thread, answered through `reply` (exactly once) from the
-    /// thread that has the answer: a warm extension call is sent from the loop and answered
-    /// from the I/O reactor's thread, with no task to wake on the way.
-    case deferred(@Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void)
-}
+/// A method of the client API: started on the client loop's thread with the request, which it
+/// answers exactly once (``DaemonRequest/answer(_:)``) from whichever thread has the answer. The
+/// start must never block: a method that waits answers from a task
+/// (``DaemonRequest/answer(inTask:)``, what ``DaemonServer/register(_:_:)`` does). Every request
+/// is tracked for its client, so `$/cancelRequest` (or the client's leaving) cancels any of them.
+public typealias DaemonMethod = @Sendable (DaemonRequest) -> Void
 
-/// What a ``DaemonMethod/deferred(_:)`` method answers: a result, or the error to answer with.
+/// What a method answers: a result, or the error to answer with.
 public typealias DaemonAnswer = Result<any Encodable & Sendable, any Error>
 
 extension DaemonAnswer {
@@ -63,7 +57,8 @@ public enum DaemonErrorCode {
 
 /// The socket server: one thread (``ClientLoop``) accepts clients of its own uid and reads
 /// their JSON-RPC lines, round-robin, at most a few requests of each client at once; each
-/// request is answered at once or by a task (so a slow one never holds up the next). On
+/// request starts its method there, which answers it when ready (a slow one never holds up the
+/// next), and `$/cancelRequest` cancels any of them. On
 /// shutdown it drains: no new clients or requests, requests in flight finish within a grace,
 /// then every extension is stopped, the socket removed and the lock released.
 public final class DaemonServer: Sendable {
@@ -115,22 +110,15 @@ public final class DaemonServer: Sendable {
         self.limits = limits
     }
 
-    /// Adds (or replaces) a method answered by a task.
+    /// Adds (or replaces) a method answered by a task (which cancelling the request cancels).
     public func register(_ name: String, _ method: @escaping @Sendable (DaemonCall) async throws -> any Encodable & Sendable) {
-        state.withLock { $0.methods[name] = .task(method) }
+        register(name, starting: { request in request.answer(inTask: method) })
     }
 
-    /// Adds (or replaces) a method started on the client loop's thread and answered through
-    /// `reply` when ready: the start must never block.
-    public func registerDeferred(_ name: String,
-                                 _ method: @escaping @Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void) {
-        state.withLock { $0.methods[name] = .deferred(method) }
-    }
-
-    /// Adds (or replaces) a method answered on the client loop's thread: it must never block
-    /// for long (a state file read is the most it may do).
-    public func registerImmediate(_ name: String, _ method: @escaping @Sendable (DaemonCall) throws -> any Encodable & Sendable) {
-        state.withLock { $0.methods[name] = .immediate(method) }
+    /// Adds (or replaces) a method started on the client loop's thread, which answers the
+    /// request when ready and says how to cancel its work: the start must never block.
+    public func register(_ name: String, starting method: @escaping DaemonMethod) {
+        state.withLock { $0.methods[name] = method }
     }
 
     /// Starts serving clients on the loop's thread.
@@ -241,30 +229,24 @@ public final class DaemonServer: Sendable {
         case .answered(let answer):
             if let answer { connection.send(answer) }
             connection.finished()
-        case .task(let id, let call, let method):
-            let task = Task { [self] in
-                connection.send(Self.answer(id: id, await DaemonAnswer { try await method(call) }))
+        case .start(let call, let method):
+            let id = call.id
+            let request = DaemonRequest(call: call) { [self] line in
+                connection.send(line)
                 session.finished(id)
                 requestFinished()
                 connection.finished()
             }
-            session.track(id, task)
-        case .deferred(let id, let call, let method):
-            let once = AnsweredOnce()
-            method(call) { [self] answer in
-                guard once.first() else { return }
-                connection.send(Self.answer(id: id, answer))
-                requestFinished()
-                connection.finished()
-            }
+            session.track(id, request)
+            method(request)
         }
     }
 
     private enum Plan {
         /// Done on the loop's thread; the answer line to send, if any.
         case answered(Data?)
-        case task(RequestID, DaemonCall, @Sendable (DaemonCall) async throws -> any Encodable & Sendable)
-        case deferred(RequestID, DaemonCall, @Sendable (DaemonCall, _ reply: @escaping @Sendable (DaemonAnswer) -> Void) -> Void)
+        /// A request for a method: start it.
+        case start(DaemonCall, DaemonMethod)
     }
 
     private func classify(_ line: Data?, from session: ClientSession) -> Plan {
@@ -287,7 +269,7 @@ public final class DaemonServer: Sendable {
             return .answered(nil)
         case .notification(let method, _):
             if method == WireMethod.cancelRequest, let target = try? codec.params(CancelTarget.self, from: line) {
-                session.cancelTask(target.id)
+                session.cancel(target.id)
             }
             return .answered(nil)
         case .request(let id, let method, _):
@@ -295,25 +277,18 @@ public final class DaemonServer: Sendable {
                 let handler = state.methods[method]
                 if handler != nil && !state.draining {
                     state.requestsServed += 1
-                    if case .immediate = handler {} else { state.requestsInFlight += 1 }
+                    state.requestsInFlight += 1
                 }
                 return (handler, state.draining)
             }
             guard !draining else {
                 return .answered(Self.errorLine(id: id, RPCErrorObject(code: DaemonErrorCode.shuttingDown, message: "the daemon is shutting down")))
             }
-            let call = DaemonCall(method: method, id: id, line: line, client: session)
-            switch handler {
-            case nil:
+            guard let handler else {
                 return .answered(Self.errorLine(id: id, RPCErrorObject(code: RPCErrorCode.methodNotFound,
                                                                        message: "the daemon has no method \(method)")))
-            case .immediate(let body)?:
-                return .answered(Self.answer(id: id, DaemonAnswer { try body(call) }))
-            case .task(let body)?:
-                return .task(id, call, body)
-            case .deferred(let body)?:
-                return .deferred(id, call, body)
             }
+            return .start(DaemonCall(method: method, id: id, line: line, client: session), handler)
         }
     }
 
@@ -350,15 +325,6 @@ public final class DaemonServer: Sendable {
 
     static func errorLine(id: RequestID?, _ error: RPCErrorObject) -> Data {
         (try? codec.errorResponse(id: id, error: error)) ?? Data()
-    }
-}
-
-/// Lets only the first answer of a deferred method through.
-private final class AnsweredOnce: Sendable {
-    private let answered = Atomic<Bool>(false)
-
-    func first() -> Bool {
-        !answered.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 

@@ -113,7 +113,7 @@ struct ServeCommand {
         // cost no system call on the threads that serve it. A crash loses at most that much.
         let hub = EventHub(log: try state.openEventLog(gatheringFor: .milliseconds(5))) { event in
             guard let bundle = event.bundleIdentifier, let pool = poolBox.withLock({ $0 }) else { return }
-            Task { await pool.processCrashed(bundleIdentifier: bundle) }
+            pool.processCrashed(bundleIdentifier: bundle)
         }
         // Also when serving fails after extensions were launched (the server's stop flushes too).
         defer { hub.flushLog() }

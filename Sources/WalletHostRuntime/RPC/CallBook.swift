@@ -247,6 +247,9 @@ struct CallBook<Waiter> {
         }
     }
 
+    /// The call `id`, if it is in flight.
+    func pendingCall(_ id: RequestID) -> Pending? { pending[id] }
+
     /// Takes the call `id` out of flight (to fail it at once), if it is in flight.
     mutating func take(_ id: RequestID) -> Pending? {
         guard let call = pending.removeValue(forKey: id) else { return nil }

@@ -19,10 +19,12 @@ public struct CallOutcome<Result: Sendable>: Sendable {
     public var sandboxed: Bool?
     /// Why a process meant for the sandbox runs without it (`--sandbox off`, what the kernel refused).
     public var unsandboxedReason: String?
+    /// The deadline the call had, counted from the ask (nil: none).
+    public var deadline: Duration?
 
     public init(method: String, result: Swift.Result<Result, ExtensionCallError>, launchMilliseconds: Double?,
                 launchedProcess: Bool, callMilliseconds: Double, totalMilliseconds: Double, peakFootprintBytes: Int?, pid: Int32?,
-                sandboxed: Bool? = nil, unsandboxedReason: String? = nil) {
+                sandboxed: Bool? = nil, unsandboxedReason: String? = nil, deadline: Duration? = nil) {
         self.method = method
         self.result = result
         self.launchMilliseconds = launchMilliseconds
@@ -33,5 +35,6 @@ public struct CallOutcome<Result: Sendable>: Sendable {
         self.pid = pid
         self.sandboxed = sandboxed
         self.unsandboxedReason = unsandboxedReason
+        self.deadline = deadline
     }
 }

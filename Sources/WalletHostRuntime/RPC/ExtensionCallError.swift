@@ -21,6 +21,8 @@ public struct ExtensionCallError: Error, Sendable, CustomStringConvertible {
         case extensionError
         /// The extension does not implement the method (it did not list it in `initialize`).
         case notImplemented
+        /// The caller cancelled the call (a daemon client's `$/cancelRequest`, a cancelled task).
+        case cancelled
     }
 
     public var kind: Kind

@@ -44,8 +44,10 @@ final class ExtensionConnection: Sendable {
     }
 
     /// Sends a request; `onReply` gets its reply on the thread that settles the call.
+    /// - Returns: the request's id (for ``RPCSession/cancel(_:)``); nil when it failed at once.
+    @discardableResult
     func send(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
-              deadline: ContinuousClock.Instant?, onReply: @escaping @Sendable (CallReply) -> Void) {
+              deadline: ContinuousClock.Instant?, onReply: @escaping @Sendable (CallReply) -> Void) -> RequestID? {
         session.send(method: method, params: params, askedAt: askedAt, deadline: deadline, onReply: onReply)
     }
 

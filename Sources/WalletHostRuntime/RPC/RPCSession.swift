@@ -101,12 +101,38 @@ final class RPCSession: ProcessSupervisorDelegate {
 
     /// Sends a request; `onReply` gets its reply once, on the thread that settles the call (the
     /// I/O thread for a response, a deadline or an exit; this one when it fails at once).
+    /// - Returns: the request's id, for ``cancel(_:)``; nil when the call failed at once.
+    @discardableResult
     func send(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
-              deadline: ContinuousClock.Instant?, gated: Bool = true, onReply: @escaping @Sendable (CallReply) -> Void) {
+              deadline: ContinuousClock.Instant?, gated: Bool = true, onReply: @escaping @Sendable (CallReply) -> Void) -> RequestID? {
         let waiter = Waiter(onReply: onReply, opensGate: method == WireMethod.initialize)
-        if let failure = admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated,
-                               waiter: waiter) {
+        switch admit(method: method, params: params, askedAt: askedAt, deadline: deadline, gated: gated, waiter: waiter) {
+        case .success(let id):
+            return id
+        case .failure(let failure):
             onReply(CallReply(outcome: .failure(failure), finishedAt: .now))
+            return nil
+        }
+    }
+
+    /// The caller gave up on call `id` (its client cancelled it). A call still queued behind the
+    /// handshake is dropped unsent and fails now; a written one gets `$/cancelRequest` (after its
+    /// request, never before) and stays booked until the extension answers or its deadline
+    /// passes, so the extension's late answer or acknowledgement is still recognised.
+    func cancel(_ id: RequestID) {
+        let unsent = state.withLock { state -> CallBook<Waiter>.Pending? in
+            guard let call = state.book.pendingCall(id), call.sentAt == nil else { return nil }
+            return state.book.take(id)
+        }
+        if let unsent {
+            fail(unsent, id: id, with: ExtensionCallError(.cancelled, code: RPCErrorCode.requestCancelled,
+                                                          message: "\(unsent.method) was cancelled before it was sent"))
+            return
+        }
+        guard let waiter = state.withLock({ $0.book.pendingCall(id)?.waiter }) else { return }
+        if waiter.callEvent.deadlineExpired(),
+           let line = try? codec.notification(method: WireMethod.cancelRequest, params: CancelRequestParams(id: id)) {
+            supervisor.write(line)
         }
     }
 
@@ -119,7 +145,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// and a deadline that passes before the write leaves its `$/cancelRequest` to the writer, so
     /// the extension never sees a cancel before its request.
     private func admit(method: String, params: some Encodable & Sendable, askedAt: ContinuousClock.Instant,
-                       deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> ExtensionCallError? {
+                       deadline: ContinuousClock.Instant?, gated: Bool, waiter: Waiter) -> Result<RequestID, ExtensionCallError> {
         let stderrMark = supervisor.stderrMark
         // The process still running (an atomic read) spares the supervisor's lock inside this one.
         let phase = supervisor.isStoppingOrExited ? supervisor.phase : .running
@@ -161,23 +187,23 @@ final class RPCSession: ProcessSupervisorDelegate {
         let id: RequestID
         let line: Data?
         switch booked {
-        case .failure(let error): return error
+        case .failure(let error): return .failure(error)
         case .success(let call): (id, line) = call
         }
         guard let line else {
             if deadline != nil { supervisor.wake() }
-            return nil
+            return .success(id)
         }
         guard supervisor.write(line, deadline: deadline) else {
             // Exited between the booking and the write. Unless the exit already failed this call
             // (it takes every booked call), it took no notice of it: fail it here.
-            guard state.withLock({ $0.book.take(id) }) != nil else { return nil }
+            guard state.withLock({ $0.book.take(id) }) != nil else { return .success(id) }
             let error = supervisor.exit.map {
                 Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
             } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                     message: "\(processName) ended before \(method) could be sent")
             recordEnd(of: method, id: id, waiter: waiter, askedAt: askedAt, at: .now, footprint: nil, failure: error)
-            return error
+            return .failure(error)
         }
         if waiter.callEvent.requestWritten(), let cancel = try? codec.notification(method: WireMethod.cancelRequest,
                                                                                   params: CancelRequestParams(id: id)) {
@@ -186,7 +212,7 @@ final class RPCSession: ProcessSupervisorDelegate {
             supervisor.write(cancel)
         }
         settleCallEvent(of: method, id: id, waiter: waiter)
-        return nil
+        return .success(id)
     }
 
     /// Lets gated calls through: the handshake succeeded. Calls to methods the extension did

@@ -55,6 +55,8 @@ public struct HostConfiguration: Sendable {
     public var network = NetworkMode.proxy
     /// Where the egress proxy connects extensions (`--allow-network`); empty: any public address.
     public var networkPolicy = NetworkPolicy()
+    /// The clock deadlines and timers (the idle stop) read: the system's, or a test's ``TestClock``.
+    public var clock: any HostClock = SystemHostClock()
 
     public init() {}
 
