@@ -133,10 +133,15 @@ import Glibc
         let pair = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
         let ends = [pair.read, pair.write]
         let calls = Atomic<Int>(0)
+        let (heard, hearing) = AsyncStream.makeStream(of: Void.self)
         // Readable for ever (the peer closed): the level-triggered handler runs each wake-up.
         close(ends[1])
-        try loop.register(ends[0], for: .readable) { _ in calls.add(1, ordering: .relaxed) }
-        while calls.load(ordering: .relaxed) == 0 { await Task.yield() }
+        try loop.register(ends[0], for: .readable) { _ in
+            calls.add(1, ordering: .relaxed)
+            hearing.yield()
+        }
+        var heardIterator = heard.makeAsyncIterator()
+        _ = await heardIterator.next()
         // Unregistered on the loop, as a handler would, then closed: the number is free again.
         let reader = ends[0]
         _ = await onLoop(loop) { loop.unregister(reader) }
@@ -146,11 +151,16 @@ import Glibc
         // The number comes back for a new pipe, whose handler alone hears of it.
         let againPair = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
         let again = [againPair.read, againPair.write]
-        let newCalls = Atomic<Int>(0)
-        try loop.register(again[0], for: .readable) { _ in newCalls.add(1, ordering: .relaxed) }
+        let (newHeard, newHearing) = AsyncStream.makeStream(of: Void.self)
+        try loop.register(again[0], for: .readable) { _ in
+            var byte: UInt8 = 0
+            while read(again[0], &byte, 1) == 1 {}
+            newHearing.yield()
+        }
         var byte: UInt8 = 1
         #expect(write(again[1], &byte, 1) == 1)
-        while newCalls.load(ordering: .relaxed) == 0 { await Task.yield() }
+        var newIterator = newHeard.makeAsyncIterator()
+        _ = await newIterator.next()
         _ = await onLoop(loop) {}
         #expect(calls.load(ordering: .relaxed) == after, "the old handler ran after unregister")
         loop.unregister(again[0])
