@@ -92,9 +92,6 @@ public final class HostLoop: Sendable {
         }
     }
 
-    /// The process's loop if one was made (tests read its counters).
-    public static var existing: HostLoop? { sharedLoop.withLock { $0 } }
-
     /// Makes a loop and starts its thread.
     /// - Parameters:
     ///   - clock: what its timers are scheduled against; a ``TestClock`` wakes it when advanced.
