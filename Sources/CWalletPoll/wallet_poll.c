@@ -45,6 +45,39 @@ int wh_poll_wait(int poll, int *fds, uint32_t *events, int capacity, int timeout
     return count;
 }
 
+static int control_token(int poll, int operation, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = {0};
+    event.events = events;
+    event.data.u64 = token;
+    return epoll_ctl(poll, operation, fd, &event);
+}
+
+int wh_loop_add(int poll, int fd, uint32_t events, uint64_t token) {
+    return control_token(poll, EPOLL_CTL_ADD, fd, events, token);
+}
+
+int wh_loop_modify(int poll, int fd, uint32_t events, uint64_t token) {
+    return control_token(poll, EPOLL_CTL_MOD, fd, events, token);
+}
+
+int wh_loop_wait(int poll, uint64_t *tokens, uint32_t *events, int capacity, long long timeout_ns) {
+    struct epoll_event ready[256];
+    if (capacity > 256) capacity = 256;
+    int timeout_ms;
+    if (timeout_ns < 0) timeout_ms = -1;
+    else if (timeout_ns == 0) timeout_ms = 0;
+    else {
+        long long rounded = (timeout_ns + 999999LL) / 1000000LL;
+        timeout_ms = rounded > 60000LL ? 60000 : (int)rounded;
+    }
+    int count = epoll_wait(poll, ready, capacity, timeout_ms);
+    for (int index = 0; index < count; index++) {
+        tokens[index] = ready[index].data.u64;
+        events[index] = ready[index].events;
+    }
+    return count;
+}
+
 int wh_poll_accept(int listener) {
     int fd;
     do {

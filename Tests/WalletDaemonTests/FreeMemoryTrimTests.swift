@@ -8,8 +8,7 @@ struct FreeMemoryTrimTests {
 
     @Test func anIdleLoopIsNeverWokenForATrim() {
         var trim = FreeMemoryTrim(quiet: .milliseconds(500), releasesBeforeTrim: 3)
-        #expect(trim.timeout(-1, now: start) == -1)
-        #expect(trim.timeout(250, now: start) == 250)
+        #expect(trim.quietTrimDue == nil, "no timer for a trim")
         let due = trim.isDue(now: start + .seconds(10))
         #expect(!due)
     }
@@ -17,9 +16,7 @@ struct FreeMemoryTrimTests {
     @Test func aTrimComesOnceAfterTheQuietSpellThatFollowsWork() {
         var trim = FreeMemoryTrim(quiet: .milliseconds(500), releasesBeforeTrim: 3)
         trim.noteBusy(at: start)
-        #expect(trim.timeout(-1, now: start + .milliseconds(100)) == 400, "the wait ends when the trim is due")
-        #expect(trim.timeout(50, now: start + .milliseconds(100)) == 50, "a nearer deadline of the loop's own wins")
-        #expect(trim.timeout(0, now: start + .milliseconds(100)) == 0, "a loop with work does not wait")
+        #expect(trim.quietTrimDue == start + .milliseconds(500), "the loop's timer is set for the quiet trim")
         let early = trim.isDue(now: start + .milliseconds(499))
         #expect(!early)
         // More work pushes the trim back.
@@ -30,7 +27,7 @@ struct FreeMemoryTrimTests {
         #expect(due)
         let again = trim.isDue(now: start + .seconds(5))
         #expect(!again, "once per busy spell")
-        #expect(trim.timeout(-1, now: start + .seconds(5)) == -1, "and the loop sleeps again")
+        #expect(trim.quietTrimDue == nil, "and the loop sets no timer again")
     }
 
     @Test func manyClientsLeavingTrimAtOnceEvenWhileBusy() {

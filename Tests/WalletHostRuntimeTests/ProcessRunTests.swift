@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WalletHostRuntime
 
@@ -18,5 +19,23 @@ struct ProcessRunTests {
         #expect(run.stdoutLines == ["first", "(a line of 70000 bytes, not shown)", "after", "last words"])
         #expect(run.stderrLines == ["oops"])
         #expect(!run.timedOut)
+    }
+
+    /// The run waits on the program's output and its pidfd, not on a 20 ms poll: a program that
+    /// runs quietly for half a second costs its caller a few wake-ups, not 25.
+    @Test("a quiet program does not wake its caller every 20 ms")
+    func quietProgramDoesNotWakeTheCaller() throws {
+        let before = Self.voluntarySwitches()
+        let run = try Self.run("sleep 0.5")
+        let switches = Self.voluntarySwitches() - before
+        #expect(run.status == .exited(0))
+        #expect(switches < 10, "\(switches) wake-ups of the calling thread in half a second")
+    }
+
+    /// The calling thread's voluntary context switches (each a wait that ended).
+    static func voluntarySwitches() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 }

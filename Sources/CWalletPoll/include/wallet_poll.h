@@ -32,6 +32,18 @@ int wh_poll_remove(int poll, int fd);
 /// timeout), or -1 with errno (EINTR included: the caller retries).
 int wh_poll_wait(int poll, int *fds, uint32_t *events, int capacity, int timeout_ms);
 
+/// Adds `fd` with `events`, level-triggered, reported with `token` instead of its number (the
+/// host loop's registration: an event of a descriptor closed and reused since cannot reach the
+/// new one's handler). Returns 0 or -1 with errno.
+int wh_loop_add(int poll, int fd, uint32_t events, uint64_t token);
+
+/// Changes what `fd` is watched for, keeping `token`. Returns 0 or -1 with errno.
+int wh_loop_modify(int poll, int fd, uint32_t events, uint64_t token);
+
+/// Waits as ``wh_poll_wait`` does, writing each ready descriptor's token. `timeout_ns` < 0 waits
+/// forever, 0 not at all; otherwise it is rounded up to the millisecond.
+int wh_loop_wait(int poll, uint64_t *tokens, uint32_t *events, int capacity, long long timeout_ns);
+
 /// The next client of a listening socket, non-blocking and close-on-exec; -1 with errno set
 /// (EAGAIN: nobody waits) otherwise.
 int wh_poll_accept(int listener);

@@ -1,4 +1,3 @@
-import CWalletPoll
 import Foundation
 import Synchronization
 import WalletHostRuntime
@@ -6,7 +5,7 @@ import WalletHostRuntime
 import Glibc
 #endif
 
-/// Watches the apps directory with inotify: the directory itself, each `.app`, its `PlugIns`
+/// Watches the apps directory with inotify, on the host's loop: the directory itself, each `.app`, its `PlugIns`
 /// and each `.appex`, so that a bundle added, rebuilt (its executable or Info.plist written or
 /// replaced) or removed is noticed. Bursts of events (a copy writes many files) are gathered
 /// until 100 ms pass quietly (300 ms at most), then `onChange` runs once; the watch list is
@@ -19,33 +18,109 @@ public final class AppsWatcher: Sendable {
     /// What this watch vouches for (``ExtensionPool/trust(_:)``); it owns the inotify descriptor.
     public let bundleWatch: BundleWatch
     private var fd: Int32 { bundleWatch.descriptor }
-    /// Signalled by ``stop()``.
-    private let stopSignal: Int32
     private let onChange: @Sendable () async -> Void
-    private let stopRequested = Atomic<Bool>(false)
+    private let loop: HostLoop
 
-    /// - Throws: ``DaemonError`` when inotify cannot be used.
-    public init(directory: URL, onChange: @escaping @Sendable () async -> Void) throws {
+    /// Where the watch is between changes (loop's thread).
+    private enum Phase {
+        case idle
+        /// Gathering a burst: it ends at the quiet timer, or at `giveUp` at the latest.
+        case gathering(quiet: HostLoop.Timer, giveUp: ContinuousClock.Instant)
+        /// `onChange` runs; the descriptor is out of the loop meanwhile.
+        case reloading
+    }
+
+    private struct Confined {
+        var phase = Phase.idle
+        var stopped = false
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    }
+
+    private let confined: LoopConfined<Confined>
+    private static let quiet: Duration = .milliseconds(100)
+    private static let longestBurst: Duration = .milliseconds(300)
+
+    /// - Parameter loop: the loop to watch on (nil: the host's shared loop).
+    /// - Throws: ``DaemonError`` when inotify or the host loop cannot be used.
+    public init(directory: URL, loop: HostLoop? = nil, onChange: @escaping @Sendable () async -> Void) throws {
         self.directory = directory
         self.onChange = onChange
         guard let watch = BundleWatch() else { throw DaemonError("cannot watch \(directory.path): inotify: \(DaemonError.reason())") }
         bundleWatch = watch
-        stopSignal = wh_poll_wakeup_create()
-        guard stopSignal >= 0 else { throw DaemonError("cannot watch \(directory.path): eventfd: \(DaemonError.reason())") }
+        do {
+            self.loop = try loop ?? HostLoop.shared()
+        } catch {
+            throw DaemonError("cannot watch \(directory.path): \(error)")
+        }
+        confined = LoopConfined(Confined(), to: self.loop)
         addWatches()
-        let failure = DetachedThread.start(name: "wh-apps-watch", stackBytes: 256 << 10) { [self] in run() }
-        guard failure == 0 else {
-            close(stopSignal)
-            throw DaemonError("cannot watch \(directory.path): no thread: \(String(cString: strerror(failure)))")
+        do {
+            try self.loop.register(watch.descriptor, for: .readable) { [weak self] _ in self?.eventsArrived() }
+        } catch {
+            throw DaemonError("cannot watch \(directory.path): \(error)")
         }
     }
 
+    deinit {
+        // Before the bundle watch (and its descriptor) can go.
+        loop.unregister(fd)
+    }
+
     /// Ends the watch: the bundle watch vouches for nothing from now on, and no reload starts
-    /// (the thread ends after a reload under way). Returns at once.
+    /// (one under way finishes). Returns at once.
     public func stop() {
         bundleWatch.retire()
-        guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
-        wh_poll_wakeup_signal(stopSignal)
+        loop.execute { [self] in
+            guard !confined.value.stopped else { return }
+            confined.value.stopped = true
+            loop.unregister(fd)
+            if case .gathering(let quiet, _) = confined.value.phase { loop.cancel(quiet) }
+            if case .gathering = confined.value.phase { confined.value.phase = .idle }
+        }
+    }
+
+    /// The inotify descriptor is readable: a change begins, or goes on.
+    private func eventsArrived() {
+        guard !confined.value.stopped else { return }
+        let now = loop.clock.now()
+        switch confined.value.phase {
+        case .idle:
+            // Counted before the events are read: see BundleWatch.
+            bundleWatch.changeBegins()
+            drain()
+            confined.value.phase = .gathering(quiet: scheduleEndOfBurst(at: now + Self.quiet), giveUp: now + Self.longestBurst)
+        case .gathering(let quiet, let giveUp):
+            drain()
+            loop.cancel(quiet)
+            confined.value.phase = .gathering(quiet: scheduleEndOfBurst(at: min(now + Self.quiet, giveUp)), giveUp: giveUp)
+        case .reloading:
+            break
+        }
+    }
+
+    private func scheduleEndOfBurst(at deadline: ContinuousClock.Instant) -> HostLoop.Timer {
+        loop.schedule(at: deadline) { [weak self] in self?.reload() }
+    }
+
+    /// The burst is over: watch what the change added before rescanning (a change made between
+    /// the event and the new watch is then seen by this rescan, and any later one raises an
+    /// event), run `onChange` off the loop, then renew the watches again and listen anew.
+    private func reload() {
+        guard !confined.value.stopped else { return }
+        addWatches()
+        confined.value.phase = .reloading
+        loop.unregister(fd)
+        let onChange = onChange
+        Task { [self] in
+            await onChange()
+            loop.execute { [self] in
+                addWatches()
+                bundleWatch.changeSettled()
+                confined.value.phase = .idle
+                guard !confined.value.stopped else { return }
+                try? loop.register(fd, for: .readable) { [weak self] _ in self?.eventsArrived() }
+            }
+        }
     }
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB
@@ -86,51 +161,8 @@ public final class AppsWatcher: Sendable {
         bundleWatch.cover(covered)
     }
 
-    private func run() {
-        defer { close(stopSignal) }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            switch wait(timeoutMilliseconds: -1) {
-            case .stop: return
-            case .timeout: continue
-            case .events: break
-            }
-            // Counted before the events are read: see BundleWatch.
-            bundleWatch.changeBegins()
-            drain(&buffer)
-            // Gather the burst.
-            let give = ContinuousClock.now + .milliseconds(300)
-            gathering: while ContinuousClock.now < give {
-                switch wait(timeoutMilliseconds: 100) {
-                case .stop: return
-                case .timeout: break gathering
-                case .events: drain(&buffer)
-                }
-            }
-            // Watch what the change added before rescanning: a change made between the event and
-            // the new watch is then seen by this rescan, and any later one raises an event.
-            addWatches()
-            let done = DispatchSemaphore(value: 0)
-            let onChange = onChange
-            Task {
-                await onChange()
-                done.signal()
-            }
-            done.wait()
-            addWatches()
-            bundleWatch.changeSettled()
-        }
-    }
-
-    private enum Wait { case events, timeout, stop }
-
-    private func wait(timeoutMilliseconds: Int32) -> Wait {
-        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0)]
-        guard poll(&descriptors, 2, timeoutMilliseconds) > 0 else { return .timeout }
-        return descriptors[1].revents != 0 ? .stop : .events
-    }
-
-    private func drain(_ buffer: inout [UInt8]) {
-        _ = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    /// Reads the events waiting (what they name does not matter: the whole directory is rescanned).
+    private func drain() {
+        _ = confined.value.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     }
 }

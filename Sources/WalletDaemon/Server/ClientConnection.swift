@@ -59,15 +59,15 @@ public final class ClientConnection: Sendable {
     }
 
     public let fd: Int32
-    private let poll: Int32
+    private let loop: HostLoop
     private let limits: Limits
     private let state: Mutex<State>
     /// Tells the loop that a line waiting for a free slot can now be served.
     private let wakeLoop: @Sendable (ClientConnection) -> Void
 
-    init(fd: Int32, poll: Int32, limits: Limits, wakeLoop: @escaping @Sendable (ClientConnection) -> Void) {
+    init(fd: Int32, loop: HostLoop, limits: Limits, wakeLoop: @escaping @Sendable (ClientConnection) -> Void) {
         self.fd = fd
-        self.poll = poll
+        self.loop = loop
         self.limits = limits
         self.wakeLoop = wakeLoop
         state = Mutex(State(framer: LineFramer(maximumLineBytes: limits.maximumLineBytes)))
@@ -307,7 +307,7 @@ public final class ClientConnection: Sendable {
         if !state.outgoing.isEmpty && !state.writing { interest |= WH_POLL_OUT }
         guard interest != state.interest else { return }
         state.interest = interest
-        _ = wh_poll_modify(poll, fd, interest)
+        loop.reregister(fd, for: HostLoop.Events(rawValue: interest))
     }
 
     // MARK: Closing

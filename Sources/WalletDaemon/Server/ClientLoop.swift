@@ -7,13 +7,14 @@ import WalletWire
 import Glibc
 #endif
 
-/// The daemon's one client thread: it accepts clients and reads every client socket through
-/// epoll, however many are connected, and hands each line to the server in turn.
+/// The daemon's clients, as handlers on the host's one loop (``HostLoop``, the thread that also
+/// does every extension's I/O): it accepts clients and reads every client socket, however many
+/// are connected, and hands each line to the server in turn.
 ///
-/// **Round-robin.** Each turn of the loop serves every client with lines waiting, one after the
-/// other, at most a client's share of lines each (its ``ClientConnection/Limits/requestsInFlight``):
-/// a client that pipelines thousands of requests is read one buffer at a time, like any other,
-/// and its lines past its share wait for the next turn or for one of its requests to finish.
+/// **Round-robin.** Each round serves every client with lines waiting, one after the other, at
+/// most a client's share of lines each (its ``ClientConnection/Limits/requestsInFlight``): a
+/// client that pipelines thousands of requests is read one buffer at a time, like any other,
+/// and its lines past its share wait for the next round or for one of its requests to finish.
 ///
 /// **Refusals.** A peer of another user, and a client past ``maximumClients``, get one JSON-RPC
 /// error line saying why, and the connection ends; the loop keeps such a socket at most 200 ms
@@ -31,58 +32,59 @@ final class ClientLoop: Sendable {
         var released: @Sendable (ClientConnection) -> Void
     }
 
-    /// What another thread asked of the loop.
-    private enum Command {
-        case serve(ClientConnection)
-        case stopAccepting
-        case stop
-    }
-
-    /// State only the loop's thread touches (in a lock that is never contended).
-    private struct Confined {
+    /// State only the loop's thread touches.
+    struct Confined {
         var connections: [Int32: ClientConnection] = [:]
-        /// Refused sockets kept to read the peer's request, and when each is closed regardless.
-        var refused: [Int32: ContinuousClock.Instant] = [:]
+        /// Refused sockets kept to read the peer's request, each with its timer to close it regardless.
+        var refused: [Int32: HostLoop.Timer] = [:]
         var accepting = true
-        /// Accepting paused until then (the process is out of descriptors).
-        var listenerPausedUntil: ContinuousClock.Instant?
+        var stopped = false
+        /// Accepting is paused for a moment (the process is out of descriptors).
+        var listenerPaused = false
+        /// Clients to serve next round, in order, each once.
+        var due: [ClientConnection] = []
+        var dueDescriptors: Set<Int32> = []
+        var hungUp: Set<Int32> = []
+        /// A round is posted to the loop.
+        var roundPosted = false
+        var trim: FreeMemoryTrim
+        var trimTimer: HostLoop.Timer?
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     }
 
     let maximumClients: Int
-    private let listener: Int32
-    private let poll: Int32
-    private let wakeup: Int32
-    private let limits: ClientConnection.Limits
-    private let handlers: Handlers
-    /// Commands for the loop, and whether it still runs (its wake-up descriptor is closed after).
-    private let commands = Mutex<(pending: [Command], running: Bool)>(([], true))
-    private let confined = Mutex(Confined())
-    private let clientCount = Atomic<Int>(0)
-    private let refusedPeerCount = Atomic<Int>(0)
-    private let refusedOverLimitCount = Atomic<Int>(0)
-    private let finished = DispatchSemaphore(value: 0)
+    let loop: HostLoop
+    let listener: Int32
+    let limits: ClientConnection.Limits
+    let handlers: Handlers
+    let confined: LoopConfined<Confined>
+    let clientCount = Atomic<Int>(0)
+    let refusedPeerCount = Atomic<Int>(0)
+    let refusedOverLimitCount = Atomic<Int>(0)
 
-    private static let refusalGrace: Duration = .milliseconds(200)
-    private static let maximumRefusedHeld = 256
-    private static let acceptsPerTurn = 64
+    static let refusalGrace: Duration = .milliseconds(200)
+    static let maximumRefusedHeld = 256
+    static let acceptsPerTurn = 64
     /// When the loop gives free memory back (``FreeMemoryTrim``): after this many clients left,
     /// or this long with nothing to do after work.
     private static let releasesBeforeTrim = 256
     private static let quietBeforeTrim: Duration = .milliseconds(500)
 
-    /// - Throws: ``DaemonError`` when epoll cannot be set up.
-    init(listener: Int32, limits: ClientConnection.Limits, maximumClients: Int, handlers: Handlers) throws {
+    /// - Parameter loop: the loop to serve clients on (nil: the host's shared loop).
+    /// - Throws: ``DaemonError`` when the host loop cannot be set up.
+    init(listener: Int32, limits: ClientConnection.Limits, maximumClients: Int, handlers: Handlers, loop: HostLoop? = nil) throws {
         self.listener = listener
         self.limits = limits
         self.maximumClients = maximumClients
         self.handlers = handlers
-        poll = wh_poll_create()
-        wakeup = wh_poll_wakeup_create()
-        guard poll >= 0, wakeup >= 0 else { throw DaemonError("cannot set up the client loop: \(DaemonError.reason())") }
-        _ = wh_poll_set_nonblocking(listener)
-        guard wh_poll_add(poll, wakeup, WH_POLL_IN) == 0, wh_poll_add(poll, listener, WH_POLL_IN) == 0 else {
-            throw DaemonError("cannot watch the daemon's socket: \(DaemonError.reason())")
+        do {
+            self.loop = try loop ?? HostLoop.shared()
+        } catch {
+            throw DaemonError("cannot set up the client loop: \(error)")
         }
+        confined = LoopConfined(Confined(trim: FreeMemoryTrim(quiet: Self.quietBeforeTrim, releasesBeforeTrim: Self.releasesBeforeTrim)),
+                                to: self.loop)
+        _ = wh_poll_set_nonblocking(listener)
     }
 
     /// Clients connected now.
@@ -92,149 +94,124 @@ final class ClientLoop: Sendable {
     /// Connections refused because ``maximumClients`` were connected.
     var refusedOverLimit: Int { refusedOverLimitCount.load(ordering: .relaxed) }
 
-    /// Starts the loop's thread (`wh-clients`).
-    /// - Throws: ``DaemonError`` when the system starts no thread.
+    /// Starts accepting clients on the loop.
+    /// - Throws: ``DaemonError`` when the listening socket cannot be watched.
     func start() throws {
-        let failure = DetachedThread.start(name: "wh-clients", stackBytes: 512 << 10) { [self] in run() }
-        guard failure == 0 else {
-            commands.withLock { $0.running = false }
-            close(wakeup)
-            close(poll)
-            throw DaemonError("cannot start the client loop's thread: \(String(cString: strerror(failure)))")
+        do {
+            try loop.register(listener, for: .readable) { [weak self] _ in self?.acceptClients() }
+        } catch {
+            throw DaemonError("cannot watch the daemon's socket: \(error)")
         }
     }
 
     /// Accepts no more clients (the listener stays open: an inherited one belongs to systemd).
-    func stopAccepting() { post(.stopAccepting) }
+    func stopAccepting() {
+        loop.execute { [self] in
+            confined.value.accepting = false
+            loop.unregister(listener)
+        }
+    }
 
-    /// Closes every client and ends the thread; returns once it has.
+    /// Closes every client and stops watching the listener; returns once it has (a blocking
+    /// wait: not on a cooperative thread).
     func stop() {
-        let running = commands.withLock { $0.running }
-        post(.stop)
-        if running { finished.wait() }
+        guard !loop.inLoop else { return stopOnLoop() }
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            stopOnLoop()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private func stopOnLoop() {
+        guard !confined.value.stopped else { return }
+        confined.value.stopped = true
+        confined.value.accepting = false
+        loop.unregister(listener)
+        for connection in Array(confined.value.connections.values) { release(connection) }
+        for (fd, timer) in confined.value.refused {
+            loop.cancel(timer)
+            loop.unregister(fd)
+            close(fd)
+        }
+        confined.value.refused.removeAll()
+        if let timer = confined.value.trimTimer { loop.cancel(timer) }
+        confined.value.trimTimer = nil
+        confined.value.due.removeAll()
+        confined.value.dueDescriptors.removeAll()
     }
 
     /// A client with a line that can now be served (one of its requests finished, or it caught
-    /// up with its answers): the loop serves it on its next turn.
-    func serve(_ connection: ClientConnection) { post(.serve(connection)) }
-
-    private func post(_ command: Command) {
-        // Signalled under the lock: the loop closes the descriptor only after it said it stopped.
-        commands.withLock { commands in
-            guard commands.running else { return }
-            commands.pending.append(command)
-            wh_poll_wakeup_signal(wakeup)
+    /// up with its answers): the loop serves it in its next round.
+    func serve(_ connection: ClientConnection) {
+        loop.execute { [self] in
+            guard confined.value.connections[connection.fd] === connection else { return }
+            makeDue(connection)
         }
     }
 
-    // MARK: The loop
+    // MARK: Rounds
 
-    private func run() {
-        let capacity = 256
-        var readyDescriptors = [Int32](repeating: 0, count: capacity)
-        var readyEvents = [UInt32](repeating: 0, count: capacity)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-        defer { buffer.deallocate() }
-        /// Clients to serve this turn, in order, each once.
-        var due: [ClientConnection] = []
-        var dueDescriptors: Set<Int32> = []
-        var hungUp: Set<Int32> = []
-        var running = true
-        var trim = FreeMemoryTrim(quiet: Self.quietBeforeTrim, releasesBeforeTrim: Self.releasesBeforeTrim)
-        while running {
-            let timeout = trim.timeout(due.isEmpty ? timeoutUntilNextDeadline() : 0, now: .now)
-            let count = wh_poll_wait(poll, &readyDescriptors, &readyEvents, Int32(capacity), timeout)
-            if count < 0 {
-                guard errno == EINTR else { break }
+    /// A client's socket is ready (loop's thread).
+    func ready(_ connection: ClientConnection, _ events: HostLoop.Events) {
+        guard confined.value.connections[connection.fd] === connection else { return }
+        noteBusy()
+        if events.contains(.writable) { connection.writeQueued() }
+        if !events.isDisjoint(with: [.hangUp, .error]) { confined.value.hungUp.insert(connection.fd) }
+        if !events.isDisjoint(with: [.readable, .hangUp, .error]) { makeDue(connection) }
+    }
+
+    /// Serves `connection` in the next round (posted once for all the clients due by then).
+    private func makeDue(_ connection: ClientConnection) {
+        guard confined.value.dueDescriptors.insert(connection.fd).inserted else { return }
+        confined.value.due.append(connection)
+        guard !confined.value.roundPosted else { return }
+        confined.value.roundPosted = true
+        loop.execute { [self] in serveRound() }
+    }
+
+    /// One round: each due client served once, in order.
+    private func serveRound() {
+        confined.value.roundPosted = false
+        let round = confined.value.due
+        confined.value.due.removeAll(keepingCapacity: true)
+        confined.value.dueDescriptors.removeAll(keepingCapacity: true)
+        let buffer = confined.value.buffer
+        for connection in round {
+            let ended = confined.value.hungUp.remove(connection.fd) != nil
+            if connection.isClosed || (ended && !connection.shouldRead) {
+                releaseAndCount(connection)
                 continue
             }
-            if count > 0 { trim.noteBusy(at: .now) }
-            func makeDue(_ connection: ClientConnection) {
-                if dueDescriptors.insert(connection.fd).inserted { due.append(connection) }
-            }
-            for index in 0..<Int(count) {
-                let fd = readyDescriptors[index]
-                let events = readyEvents[index]
-                if fd == wakeup {
-                    wh_poll_wakeup_drain(wakeup)
-                    for command in commands.withLock({ commands in defer { commands.pending.removeAll() }; return commands.pending }) {
-                        switch command {
-                        case .serve(let connection):
-                            if confined.withLock({ $0.connections[connection.fd] === connection }) { makeDue(connection) }
-                        case .stopAccepting:
-                            confined.withLock { $0.accepting = false }
-                            _ = wh_poll_remove(poll, listener)
-                        case .stop:
-                            running = false
-                        }
-                    }
-                } else if fd == listener {
-                    acceptClients()
-                } else if let connection = confined.withLock({ $0.connections[fd] }) {
-                    if events & WH_POLL_OUT != 0 { connection.writeQueued() }
-                    if events & (WH_POLL_HUP | WH_POLL_ERR) != 0 { hungUp.insert(fd) }
-                    if events & (WH_POLL_IN | WH_POLL_HUP | WH_POLL_ERR) != 0 { makeDue(connection) }
-                } else {
-                    drainRefused(fd, buffer: buffer)
-                }
-            }
-            // One round: each due client served once, in order.
-            let round = due
-            due.removeAll(keepingCapacity: true)
-            dueDescriptors.removeAll(keepingCapacity: true)
-            for connection in round {
-                let ended = hungUp.remove(connection.fd) != nil
-                if connection.isClosed || (ended && !connection.shouldRead) {
-                    release(connection)
-                    trim.noteReleased()
+            var budget = limits.requestsInFlight
+            serveWaiting(connection, budget: &budget)
+            if connection.shouldRead {
+                switch connection.read(into: buffer) {
+                case .ended:
+                    // Lines read before the end are served; then the client is gone.
+                    serveWaiting(connection, budget: &budget)
+                    releaseAndCount(connection)
                     continue
-                }
-                var budget = limits.requestsInFlight
-                serveWaiting(connection, budget: &budget)
-                if connection.shouldRead {
-                    switch connection.read(into: buffer) {
-                    case .ended:
-                        // Lines read before the end are served; then the client is gone.
-                        serveWaiting(connection, budget: &budget)
-                        release(connection)
-                        trim.noteReleased()
+                case .read(let bytes):
+                    serveWaiting(connection, budget: &budget)
+                    if !connection.consume(bytes, into: buffer) {
+                        releaseAndCount(connection)
                         continue
-                    case .read(let bytes):
-                        serveWaiting(connection, budget: &budget)
-                        if !connection.consume(bytes, into: buffer) {
-                            release(connection)
-                            trim.noteReleased()
-                            continue
-                        }
-                    case .wouldBlock:
-                        break
                     }
-                }
-                connection.settleInterest()
-                if connection.isClosed {
-                    release(connection)
-                } else if connection.canServe {
-                    makeDue(connection)
+                case .wouldBlock:
+                    break
                 }
             }
-            closeExpiredRefusals()
-            resumeListenerIfDue()
-            // About to wait: give back what clients that left, or a burst of work, left free.
-            if due.isEmpty, trim.isDue(now: .now) { wh_release_free_memory() }
-        }
-        let (connections, refused) = confined.withLock { state in
-            defer {
-                state.connections.removeAll()
-                state.refused.removeAll()
+            connection.settleInterest()
+            if connection.isClosed {
+                release(connection)
+            } else if connection.canServe {
+                makeDue(connection)
             }
-            return (Array(state.connections.values), Array(state.refused.keys))
         }
-        for connection in connections { release(connection) }
-        for fd in refused { close(fd) }
-        commands.withLock { $0.running = false }
-        close(wakeup)
-        close(poll)
-        finished.signal()
+        // Nothing left to do this round: give back what clients that left left free.
+        if confined.value.due.isEmpty, confined.value.trim.isDue(now: loop.clock.now()) { wh_release_free_memory() }
     }
 
     /// Hands the client's waiting lines to the server while it has free slots, at most `budget`.
@@ -245,116 +222,39 @@ final class ClientLoop: Sendable {
         }
     }
 
+    private func releaseAndCount(_ connection: ClientConnection) {
+        release(connection)
+        confined.value.trim.noteReleased()
+    }
+
     /// Closes a client (if something else has not) and releases its socket.
     private func release(_ connection: ClientConnection) {
         connection.close()
-        let known = confined.withLock { $0.connections.removeValue(forKey: connection.fd) != nil }
-        guard known else { return }
-        _ = wh_poll_remove(poll, connection.fd)
+        guard confined.value.connections.removeValue(forKey: connection.fd) != nil else { return }
+        loop.unregister(connection.fd)
         connection.releaseDescriptor()
         clientCount.subtract(1, ordering: .relaxed)
         handlers.released(connection)
     }
 
-    // MARK: Accepting
-
-    private func acceptClients() {
-        for _ in 0..<Self.acceptsPerTurn {
-            let fd = wh_poll_accept(listener)
-            if fd < 0 {
-                switch errno {
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                    // Out of descriptors: stop accepting for a moment rather than spin; the
-                    // waiting clients stay in the backlog.
-                    _ = wh_poll_remove(poll, listener)
-                    confined.withLock { $0.listenerPausedUntil = .now + .milliseconds(50) }
-                    return
-                case ECONNABORTED, EPROTO:
-                    continue
-                default:
-                    return
-                }
-            }
-            guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
-                refusedPeerCount.add(1, ordering: .relaxed)
-                refuse(fd, "this daemon serves only uid \(getuid())")
-                continue
-            }
-            guard clientCount.load(ordering: .relaxed) < maximumClients else {
-                refusedOverLimitCount.add(1, ordering: .relaxed)
-                refuse(fd, "the daemon serves at most \(maximumClients) clients at once (serve --max-clients); "
-                       + "try again when one has left")
-                continue
-            }
-            let connection = ClientConnection(fd: fd, poll: poll, limits: limits) { [weak self] connection in
-                self?.serve(connection)
-            }
-            guard wh_poll_add(poll, fd, WH_POLL_IN) == 0 else {
-                close(fd)
-                continue
-            }
-            confined.withLock { $0.connections[fd] = connection }
-            clientCount.add(1, ordering: .relaxed)
-            handlers.connected(connection, peer.pid)
-        }
+    /// The loop had client work: a trim comes once it has been quiet for a while (a timer, set
+    /// once per quiet spell, so an idle daemon is not woken for it).
+    func noteBusy() {
+        let now = loop.clock.now()
+        confined.value.trim.noteBusy(at: now)
+        guard confined.value.trimTimer == nil, let due = confined.value.trim.quietTrimDue else { return }
+        scheduleQuietTrim(at: due)
     }
 
-    /// Tells the peer why in one error line, ends our side, and keeps the socket briefly to read
-    /// what the peer sent.
-    private func refuse(_ fd: Int32, _ reason: String) {
-        let line = (try? WireCodec(dates: .iso8601).errorResponse(id: nil, error: RPCErrorObject(code: RPCErrorCode.invalidRequest,
-                                                                                                    message: reason))) ?? Data()
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        shutdown(fd, Int32(SHUT_WR))
-        let kept = confined.withLock { state -> Bool in
-            guard state.refused.count < Self.maximumRefusedHeld else { return false }
-            state.refused[fd] = .now + Self.refusalGrace
-            return true
+    private func scheduleQuietTrim(at due: ContinuousClock.Instant) {
+        confined.value.trimTimer = loop.schedule(at: due) { [weak self] in
+            guard let self else { return }
+            confined.value.trimTimer = nil
+            if confined.value.trim.isDue(now: loop.clock.now()) {
+                wh_release_free_memory()
+            } else if let later = confined.value.trim.quietTrimDue {
+                scheduleQuietTrim(at: later)
+            }
         }
-        if !kept || wh_poll_add(poll, fd, WH_POLL_IN) != 0 {
-            if kept { _ = confined.withLock { $0.refused.removeValue(forKey: fd) } }
-            close(fd)
-        }
-    }
-
-    private func drainRefused(_ fd: Int32, buffer: UnsafeMutableRawBufferPointer) {
-        guard confined.withLock({ $0.refused[fd] != nil }) else { return }
-        let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            _ = confined.withLock { $0.refused.removeValue(forKey: fd) }
-            _ = wh_poll_remove(poll, fd)
-            close(fd)
-        }
-    }
-
-    private func closeExpiredRefusals() {
-        let now = ContinuousClock.now
-        let expired = confined.withLock { state -> [Int32] in
-            let expired = state.refused.filter { $0.value <= now }.map(\.key)
-            for fd in expired { state.refused[fd] = nil }
-            return expired
-        }
-        for fd in expired {
-            _ = wh_poll_remove(poll, fd)
-            close(fd)
-        }
-    }
-
-    private func resumeListenerIfDue() {
-        let resume = confined.withLock { state -> Bool in
-            guard let until = state.listenerPausedUntil, until <= .now else { return false }
-            state.listenerPausedUntil = nil
-            return state.accepting
-        }
-        if resume { _ = wh_poll_add(poll, listener, WH_POLL_IN) }
-    }
-
-    /// Milliseconds until the next refusal expires or accepting resumes; -1 for none.
-    private func timeoutUntilNextDeadline() -> Int32 {
-        let next = confined.withLock { state -> ContinuousClock.Instant? in
-            [state.refused.values.min(), state.listenerPausedUntil].compactMap { $0 }.min()
-        }
-        guard let next else { return -1 }
-        return next.pollTimeout(from: .now)
     }
 }

@@ -1,5 +1,5 @@
-/// When the client loop gives free memory back to the system (`malloc_trim`), just before it
-/// waits: once many clients have left since the last time (their buffers are free), or once it
+/// When the client loop gives free memory back to the system (`malloc_trim`): at the end of a
+/// round with nothing left to do, once many clients have left since the last time (their buffers are free), or once it
 /// has had nothing to do for ``quiet`` after it last had work (a discovery's 100 calls at once
 /// leave free memory in glibc's arenas that stays resident until trimmed). An idle daemon is not
 /// woken for it, and a busy one trims only for clients that left.
@@ -25,13 +25,8 @@ struct FreeMemoryTrim {
         releasedSinceTrim += 1
     }
 
-    /// The timeout of the loop's next wait, in milliseconds, given the one it needs for its own
-    /// deadlines (-1: none, 0: do not wait): at most until a quiet trim is due.
-    func timeout(_ loopTimeout: Int32, now: ContinuousClock.Instant) -> Int32 {
-        guard let lastBusy, loopTimeout != 0 else { return loopTimeout }
-        let untilQuiet = (lastBusy + quiet).pollTimeout(from: now)
-        return loopTimeout < 0 ? untilQuiet : min(loopTimeout, untilQuiet)
-    }
+    /// When a trim comes due if the loop stays quiet (nil: it was not busy since the last trim).
+    var quietTrimDue: ContinuousClock.Instant? { lastBusy.map { $0 + quiet } }
 
     /// Whether to trim now, with nothing left to do this turn; a trim starts both counts again.
     mutating func isDue(now: ContinuousClock.Instant) -> Bool {
@@ -40,14 +35,5 @@ struct FreeMemoryTrim {
         lastBusy = nil
         releasedSinceTrim = 0
         return true
-    }
-}
-
-extension ContinuousClock.Instant {
-    /// A poll's timeout from `now` until this instant: whole milliseconds rounded up, 0 when it
-    /// has passed, at most a minute.
-    func pollTimeout(from now: ContinuousClock.Instant) -> Int32 {
-        let milliseconds = (self - now).milliseconds
-        return milliseconds <= 0 ? 0 : Int32(min(milliseconds.rounded(.up), 60_000))
     }
 }

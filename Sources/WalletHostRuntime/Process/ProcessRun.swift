@@ -42,17 +42,19 @@ public struct ProcessRun: Sendable {
         defer { buffer.deallocate() }
         var status: TerminationStatus?
         while status == nil {
+            // Woken by output, by the exit (the pidfd), or when a check is due: no periodic
+            // wake-up for a program that runs quietly.
             var fds = [
-                pollfd(fd: child.stdoutReader, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.stderrReader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stdout.ended ? -1 : child.stdoutReader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stderr.ended ? -1 : child.stderrReader, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: child.exitDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            _ = SystemCall.poll(&fds, timeoutMilliseconds: 20)
+            _ = SystemCall.poll(&fds, timeoutMilliseconds: Self.waitMilliseconds(child, watch: watch, until: started + timeout))
             stdout.drain(child.stdoutReader, buffer)
             stderr.drain(child.stderrReader, buffer)
             status = child.reapIfExited()
             if status == nil, let watch, watch.check(child) { continue }
-            if status == nil, ContinuousClock.now - started > timeout {
+            if status == nil, !timedOut, ContinuousClock.now - started > timeout {
                 timedOut = true
                 child.signalGroup(SIGKILL)
             }
@@ -67,14 +69,40 @@ public struct ProcessRun: Sendable {
     }
 }
 
+extension ProcessRun {
+    /// How long a run's wait may last: until its timeout, or its bounds' next check; 20 ms
+    /// without a pidfd (the exit is then looked for), and past the timeout (the group was
+    /// killed) until it is reaped.
+    fileprivate static func waitMilliseconds(_ child: ChildProcess, watch: RunBoundsWatch?,
+                                             until deadline: ContinuousClock.Instant) -> Int32 {
+        var wait = max(deadline - .now, .milliseconds(1))
+        if let watch { wait = min(wait, watch.sampleInterval) }
+        if child.exitDescriptor < 0 { wait = min(wait, .milliseconds(20)) }
+        return Int32(min(wait.milliseconds.rounded(.up), 60_000))
+    }
+}
+
 /// Splits a non-blocking pipe's bytes into lines with the protocol's ``LineFramer``, capped
 /// as the host caps an extension's output: a line over 64 KiB is logged as its size only.
 private struct LineCollector {
     private var framer = LineFramer(maximumLineBytes: 64 * 1024)
     private var lines: [String] = []
+    /// The pipe reached its end (or failed): nothing more to wait for on it.
+    private(set) var ended = false
 
     mutating func drain(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
-        while let count = try? SystemCall.read(fd, into: buffer), count > 0 {
+        while !ended {
+            let count: Int?
+            do {
+                count = try SystemCall.read(fd, into: buffer)
+            } catch {
+                count = 0
+            }
+            guard let count else { return }
+            guard count > 0 else {
+                ended = true
+                return
+            }
             collect(framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
         }
     }

@@ -4,10 +4,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// Keeps what each running extension holds in its App Group containers within its quota: one
-/// thread for the whole host walks every watched extension's containers twice a second (and
-/// once as soon as it is watched) and reports the first that holds more than its quota, which
-/// the host then stops. `RLIMIT_FSIZE` (the quota too) keeps any single file from outgrowing
+/// Keeps what each running extension holds in its App Group containers within its quota: a timer
+/// on the host loop starts a walk of every watched extension's containers twice a second (and
+/// one as soon as an extension is watched), on a thread of its own (a walk reads the disk, which
+/// the loop must never wait for), and the first that holds more than its quota is reported, for
+/// the host to stop it. Nothing is watched, nothing runs: no thread waits between walks. `RLIMIT_FSIZE` (the quota too) keeps any single file from outgrowing
 /// it between two walks.
 ///
 /// A container on its own file system (``ContainerVolume``, a root host) is bounded by the
@@ -21,7 +22,7 @@ final class ContainerQuotaWatch: Sendable {
     static let shared = ContainerQuotaWatch()
 
     /// How often the containers are walked.
-    static let interval: DispatchTimeInterval = .milliseconds(500)
+    static let interval: Duration = .milliseconds(500)
 
     private struct Entry {
         var containers: [String]
@@ -37,11 +38,14 @@ final class ContainerQuotaWatch: Sendable {
     private struct State {
         var entries: [UInt64: Entry] = [:]
         var nextToken: UInt64 = 1
-        var running = false
+        /// A walk is under way.
+        var walking = false
+        /// Walk again as soon as the one under way ends (an extension was watched meanwhile).
+        var walkAgain = false
+        var timer: HostLoop.Timer?
     }
 
     private let state = Mutex(State())
-    private let wakeUp = DispatchSemaphore(value: 0)
 
     /// Watches `containers` until ``stopWatching(_:)``; `exceeded` runs once (on the watch's
     /// thread) when they hold more than `quotaBytes` together, and the watch ends then.
@@ -62,20 +66,13 @@ final class ContainerQuotaWatch: Sendable {
         }
         let entry = Entry(containers: containers, quotaBytes: quotaBytes, processes: processes, devices: devices,
                           onImages: onImages, exceeded: exceeded)
-        let (token, start) = state.withLock { state -> (UInt64, Bool) in
+        let token = state.withLock { state -> UInt64 in
             let token = state.nextToken
             state.nextToken += 1
             state.entries[token] = entry
-            defer { state.running = true }
-            return (token, !state.running)
+            return token
         }
-        if start {
-            let thread = Thread { [self] in run() }
-            thread.name = "wallet-host-quota"
-            thread.start()
-        } else {
-            wakeUp.signal()
-        }
+        walkSoon()
         return token
     }
 
@@ -83,19 +80,59 @@ final class ContainerQuotaWatch: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: token) }
     }
 
-    private func run() {
-        while true {
-            let entries = state.withLock { $0.entries }
-            for (token, entry) in entries {
-                var used = entry.containers.reduce(0) { $0 + Self.bytesUsed(under: $1) }
-                // On images the file systems count these already.
-                if !entry.onImages { used += Self.unlinkedBytes(held: entry.processes(), on: entry.devices) }
-                guard used > entry.quotaBytes else { continue }
-                let stillWatched = state.withLock { $0.entries.removeValue(forKey: token) != nil }
-                if stillWatched { entry.exceeded(used) }
+    /// Starts a walk now, or right after the one under way.
+    private func walkSoon() {
+        let start = state.withLock { state -> Bool in
+            guard !state.walking else {
+                state.walkAgain = true
+                return false
             }
-            _ = wakeUp.wait(timeout: .now() + Self.interval)
+            if let timer = state.timer { (try? HostLoop.shared())?.cancel(timer) }
+            state.timer = nil
+            state.walking = true
+            return true
         }
+        if start { startWalk() }
+    }
+
+    private func startWalk() {
+        if DetachedThread.start(name: "wh-quota", { [self] in walk() }) != 0 {
+            // No thread to be had now (the host at its limit): the next timer tries again.
+            walkEnded()
+        }
+    }
+
+    /// One walk of every watched extension's containers.
+    private func walk() {
+        let entries = state.withLock { $0.entries }
+        for (token, entry) in entries {
+            var used = entry.containers.reduce(0) { $0 + Self.bytesUsed(under: $1) }
+            // On images the file systems count these already.
+            if !entry.onImages { used += Self.unlinkedBytes(held: entry.processes(), on: entry.devices) }
+            guard used > entry.quotaBytes else { continue }
+            let stillWatched = state.withLock { $0.entries.removeValue(forKey: token) != nil }
+            if stillWatched { entry.exceeded(used) }
+        }
+        walkEnded()
+    }
+
+    /// After a walk: the next one at once if asked for, else on the loop's timer while anything
+    /// is watched.
+    private func walkEnded() {
+        let loop = try? HostLoop.shared()
+        let again = state.withLock { state -> Bool in
+            state.walking = false
+            if state.walkAgain {
+                state.walkAgain = false
+                state.walking = true
+                return true
+            }
+            if !state.entries.isEmpty, let loop {
+                state.timer = loop.schedule(after: Self.interval) { [self] in walkSoon() }
+            }
+            return false
+        }
+        if again { startWalk() }
     }
 
     /// The bytes the files under `directory` take on disk, found without following any link.

@@ -21,7 +21,7 @@ let watchedIdlePollInterval: Duration = .seconds(1)
 /// Where the grid of idle polls starts (``ProcessSupervisor/idleTick(after:every:)``).
 let idleTickOrigin = ContinuousClock.now
 
-/// A process's I/O state, touched only by its reactor's thread, or by a thread of its own while a
+/// A process's I/O state, touched only by the host loop's thread, or by a thread of its own while a
 /// large line or the exit has the process out of the reactor.
 struct IOLoopState {
     /// The protocol layer, told of frames, timers, samples and the exit.
@@ -66,15 +66,15 @@ extension ProcessSupervisor {
                 handleApart(frame, of: process)
                 return
             }
-            if !process.loop.responses.open { reactor.unwatch(child.responseReader) }
+            if !process.loop.responses.open { reactor.unwatch(child.responseReader, of: process) }
         }
         if process.loop.stdout.open, ready.contains(.stdout) || !process.loop.stdout.backlog.isEmpty {
             handledAll = readOutput(buffer, stream: .stdout, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
-            if !process.loop.stdout.open { reactor.unwatch(child.stdoutReader) }
+            if !process.loop.stdout.open { reactor.unwatch(child.stdoutReader, of: process) }
         }
         if process.loop.stderr.open, ready.contains(.stderr) || !process.loop.stderr.backlog.isEmpty {
             handledAll = readOutput(buffer, stream: .stderr, loop: &process.loop, allowanceEnds: allowanceEnds) && handledAll
-            if !process.loop.stderr.open { reactor.unwatch(child.stderrReader) }
+            if !process.loop.stderr.open { reactor.unwatch(child.stderrReader, of: process) }
         }
         if ready.contains(.requests) { flushOutgoing() }
         // Frames left for later: another turn, after the other ready processes' (the pipes may be
@@ -263,8 +263,13 @@ extension ProcessSupervisor {
         let delegate = process.loop.delegate
         let work = { @Sendable [self] in
             delegate.supervisor(self, received: frame)
-            guard reactor.resume(process) else { return endUnwatched(process) }
-            wake()
+            reactor.loop.execute { [self] in
+                guard reactor.resume(process) else {
+                    if DetachedThread.start(name: "wh-exit.\(child.pid)", { self.endUnwatched(process) }) != 0 { endUnwatched(process) }
+                    return
+                }
+                wake()
+            }
         }
         if DetachedThread.start(name: "wh-line.\(child.pid)", work) != 0 { work() }
     }
