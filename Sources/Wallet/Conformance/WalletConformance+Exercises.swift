@@ -55,7 +55,7 @@ extension WalletConformance {
             return .invalid(problem: "result is \"\(result.result)\", neither \"authorized\" nor \"canceled\"")
         }
         return .valid(summary: result.result == AuthorizeResult.canceled
-            ? "\"canceled\" (the scripted user chose Cancel)" : "\"\(result.result)\"")
+            ? "\"canceled\" (the scripted user chose Cancel or left the sheet)" : "\"\(result.result)\"")
     }
 
     /// `3 entries: card-1, card-2, card-3`.
