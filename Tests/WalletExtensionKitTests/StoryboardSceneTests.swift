@@ -1,7 +1,45 @@
 import Foundation
 import Testing
 @_spi(WalletHost) @testable import UIKit
+@testable import WalletExtensionKit
+@testable import WalletExtensionRuntime
+import WalletTestSupport
 import WalletWire
+
+/// The storyboard-only UI extension of StoryboardImportTests' fixture: its class as the issuer
+/// wrote it; its views come from the storyboard, through GeneratedStoryboardScene.swift.
+final class ActionViewController: UIViewController, PKIssuerProvisioningExtensionAuthorizationProviding {
+    var completionHandler: ((PKIssuerProvisioningExtensionAuthorizationResult) -> Void)?
+    var titleLabel: UILabel!
+
+    @IBAction func continueTapped(_ sender: Any) { completionHandler?(titleLabel != nil ? .authorized : .canceled) }
+    @IBAction func cancel(sender: UIButton) { completionHandler?(.canceled) }
+}
+
+extension ConcurrentScreensTests {
+    @Test("a storyboard-only UI extension imported from an Xcode project shows its screen, and Continuar authorizes")
+    func importedStoryboardShowsItsScreen() async throws {
+        await MainActor.run { registerStoryboardScenes() }
+        let harness = RuntimeHarness(registered: [.authorizationController { ActionViewController() }])
+        ExtensionRuntime.current.withLock { $0 = harness.runtime }
+        defer { ExtensionRuntime.current.withLock { $0 = nil } }
+        harness.initialize(principalClass: "ActionViewController")
+        harness.send(#"{"jsonrpc":"2.0","id":2,"method":"authorize","params":{}}"#)
+        func prompts() -> [JSONValue] { harness.output.messages.filter { $0["method"] == .string(WireMethod.uiPrompt) } }
+        try await waitFor("the storyboard scene's ui.prompt") { !prompts().isEmpty }
+        let prompt = try #require(prompts().first)
+        #expect(prompt["params"]?["message"]?.stringValue == "Agregar \"tarjeta\"")
+        #expect(prompt["params"]?["actions"] == .array([.string("Continuar"), .string("Cancelar")]))
+        let fields: [JSONValue]
+        if case .array(let listed)? = prompt["params"]?["fields"] { fields = listed } else { fields = [] }
+        #expect(fields.first?["secure"] == .bool(true) && fields.first?["name"] == .string("pin"), "\(prompt)")
+        let id = try #require(prompt["id"])
+        let idText = try #require(String(data: JSONEncoder().encode(id), encoding: .utf8))
+        harness.send(#"{"jsonrpc":"2.0","id":\#(idText),"result":{"action":"Continuar","values":{"pin":"1234"}}}"#)
+        let answers = await harness.output.messages(id: .integer(2))
+        #expect(answers.first?["result"]?["result"]?.stringValue == "authorized", "\(answers)")
+    }
+}
 
 /// A storyboard controller as issuers write it, outlets as plain `var`s (`@IBOutlet` needs
 /// Objective-C) and `@IBAction` methods; its scene registered the way import's generated

@@ -85,6 +85,10 @@ struct StoryboardImportTests {
         let bundle = try #require(try project(directory).plan().apps.first?.extensions.first)
         let scene = try #require(bundle.storyboardScene)
         let source = StoryboardSceneSource.source(scene, targetName: "Ext")
+        // The same text, compiled against the SDK and run, is WalletExtensionKitTests' GeneratedStoryboardScene.swift.
+        let compiled = try String(contentsOf: BuildProducts.repositoryRoot
+            .appendingPathComponent("Tests/WalletExtensionKitTests/GeneratedStoryboardScene.swift"), encoding: .utf8)
+        #expect(compiled.hasSuffix(source), "generated:\n\(source)")
         for line in ["StoryboardScenes.register(ActionViewController.self, storyboard: \"MainInterface\") { controller in",
                      "view1.text = \"Agregar \\\"tarjeta\\\"\"", "view2.placeholder = \"PIN\"", "view2.isSecureTextEntry = true",
                      "view3.setTitle(\"Continuar\", for: .normal)", "view4.setTitle(\"Cancelar\", for: .normal)",
