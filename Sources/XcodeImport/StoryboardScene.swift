@@ -101,10 +101,4 @@ struct StoryboardScene: Sendable, Equatable {
         return View(kind: element.name, id: element.attributes["id"] ?? "", customClass: element.attributes["customClass"],
                     attributes: element.attributes, title: title, secure: secure, actions: actions, subviews: subviews)
     }
-
-    /// Every view of the scene, depth first.
-    var views: [View] {
-        func all(_ view: View) -> [View] { [view] + view.subviews.flatMap(all) }
-        return root.map(all) ?? []
-    }
 }

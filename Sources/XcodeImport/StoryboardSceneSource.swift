@@ -18,7 +18,7 @@ enum StoryboardSceneSource {
         var names: [String: String] = [:]
         var notCarried: [String] = []
         if let root = scene.root {
-            emit(root, parent: nil, controllerID: nil, into: &body, names: &names, notCarried: &notCarried)
+            emit(root, parent: nil, into: &body, names: &names, notCarried: &notCarried)
         } else {
             body.append("let view0 = UIView()")
             names[""] = "view0"
@@ -48,7 +48,7 @@ enum StoryboardSceneSource {
             """
     }
 
-    private static func emit(_ view: StoryboardScene.View, parent: String?, inStack: Bool = false, controllerID: String?,
+    private static func emit(_ view: StoryboardScene.View, parent: String?, inStack: Bool = false,
                              into body: inout [String], names: inout [String: String], notCarried: inout [String]) {
         let name = "view\(names.count)"
         names[view.id] = name
@@ -74,7 +74,27 @@ enum StoryboardSceneSource {
         } else {
             body.append("let \(name) = \(uikitClass)()")
         }
+        body += configuration(of: view, named: name)
+        for action in view.actions {
+            guard let call = methodCall(action.selector, sender: name) else {
+                notCarried.append("action \(action.selector) of \(view.id): a selector import cannot turn into a call")
+                continue
+            }
+            let event = eventNames[action.eventType] ?? "primaryActionTriggered"
+            body.append("\(name).addAction(UIAction { [unowned controller, unowned \(name)] _ in controller.\(call) }, for: .\(event))")
+        }
+        if let parent {
+            body.append(inStack ? "\(parent).addArrangedSubview(\(name))" : "\(parent).addSubview(\(name))")
+        }
+        for subview in view.subviews {
+            emit(subview, parent: name, inStack: view.kind == "stackView", into: &body, names: &names, notCarried: &notCarried)
+        }
+    }
+
+    /// The lines that set what `view`'s storyboard element says: text, titles, images, state.
+    private static func configuration(of view: StoryboardScene.View, named name: String) -> [String] {
         let attributes = view.attributes
+        var body: [String] = []
         switch view.kind {
         case "label":
             if let text = attributes["text"] { body.append("\(name).text = \(literal(text))") }
@@ -104,21 +124,7 @@ enum StoryboardSceneSource {
         if attributes["hidden"] == "YES" { body.append("\(name).isHidden = true") }
         if let label = attributes["accessibilityLabel"] { body.append("\(name).accessibilityLabel = \(literal(label))") }
         if let identifier = attributes["accessibilityIdentifier"] { body.append("\(name).accessibilityIdentifier = \(literal(identifier))") }
-        for action in view.actions {
-            guard let call = methodCall(action.selector, sender: name) else {
-                notCarried.append("action \(action.selector) of \(view.id): a selector import cannot turn into a call")
-                continue
-            }
-            let event = eventNames[action.eventType] ?? "primaryActionTriggered"
-            body.append("\(name).addAction(UIAction { [unowned controller, unowned \(name)] _ in controller.\(call) }, for: .\(event))")
-        }
-        if let parent {
-            body.append(inStack ? "\(parent).addArrangedSubview(\(name))" : "\(parent).addSubview(\(name))")
-        }
-        for subview in view.subviews {
-            emit(subview, parent: name, inStack: view.kind == "stackView", controllerID: controllerID,
-                 into: &body, names: &names, notCarried: &notCarried)
-        }
+        return body
     }
 
     /// Interface Builder's event names as `UIControl.Event` members.
