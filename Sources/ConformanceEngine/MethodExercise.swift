@@ -26,6 +26,11 @@ public struct MethodExercise: Sendable {
     public var parameters: @Sendable (ConformanceContext) -> Parameters
     /// Judges a result's shape.
     public var judge: @Sendable (JSONValue) -> Judgement
+    /// Why the host application would never call the method in this run, judged from earlier
+    /// results (Wallet never calls `remotePassEntries` while status offers no remote entries);
+    /// nil when it would. A method that is not implemented passes its shape check when this
+    /// gives a reason.
+    public var notCalledBecause: @Sendable (ConformanceContext) -> String? = { _ in nil }
 
     /// Creates an exercise.
     /// - Parameters:

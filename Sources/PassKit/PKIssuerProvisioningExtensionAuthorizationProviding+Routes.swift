@@ -29,7 +29,7 @@ package enum AuthorizationRoutes {
     ) {
         complete.responder.keepAlive(controller)
         let screenEnd = ScreenSessionEnd()
-        controller.completionHandler = { result in
+        let walletCompletion: (PKIssuerProvisioningExtensionAuthorizationResult) -> Void = { result in
             // No screen is sent once the result is in, whichever thread this runs on.
             screenEnd.end()
             // The single-shot responder drops a second result; the controller disappears once,
@@ -46,8 +46,12 @@ package enum AuthorizationRoutes {
             }
             if Thread.isMainThread { dismiss() } else { DispatchQueue.main.async(execute: dismiss) }
         }
+        controller.completionHandler = walletCompletion
         controller.beginAppearance()
-        // The screen is the form: what the controller shows goes to the user agent.
-        ScreenSession.begin(showing: controller, until: screenEnd)
+        // The screen is the form: what the controller shows goes to the user agent. Leaving the
+        // sheet is Wallet's own answer: it dismisses the controller (viewWillDisappear and
+        // viewDidDisappear run) and takes the authorization as canceled, whether or not the
+        // issuer's code ever calls the completion handler.
+        ScreenSession.begin(showing: controller, until: screenEnd, onDismissal: { walletCompletion(.canceled) })
     }
 }

@@ -10,7 +10,8 @@ import WalletWire
 ///   lower case without spaces (`"User name"` -> `username`), else `fieldN`; secure or not;
 /// - each switch is a yes/no field, named by its `accessibilityIdentifier`, else its label
 ///   (`accessibilityLabel`, `title`, else the text of the label just before it) the same way;
-/// - each enabled button is an action, by its title; then the navigation bar's buttons. A
+/// - each enabled button is an action, by its title (a button showing only an image by its
+///   accessibility label, else its SF Symbol or asset name); then the navigation bar's buttons. A
 ///   disabled button is offered too when the screen has fields, since filling them is what
 ///   enables a login button; if it is still disabled once the answer's values are in, the tap
 ///   does nothing, as on a device, and the screen is sent again.
@@ -40,7 +41,9 @@ struct ScreenForm {
         for item in [shown.navigationItem.leftBarButtonItem, shown.navigationItem.rightBarButtonItem].compactMap({ $0 })
         where item.isEnabled {
             guard let action = item.primaryAction else { continue }
-            allButtons.append((item.title ?? action.title, true, { action.perform(sender: item) }))
+            let names = [item.title, action.title, item.accessibilityLabel, item.image?.sourceName, action.image?.sourceName]
+            let name = names.lazy.compactMap { $0 }.first { !$0.isEmpty } ?? "Button \(allButtons.count + 1)"
+            allButtons.append((name, true, { action.perform(sender: item) }))
         }
         for button in allButtons where button.isEnabled || !fields.isEmpty {
             addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)
@@ -89,7 +92,7 @@ struct ScreenForm {
             fields.append(UIPromptParams.Field(name: name, label: "\(label ?? name) (yes/no)", secure: false))
             switches[name] = toggle
         case let button as UIButton:
-            let title = button.currentTitle ?? button.accessibilityLabel ?? "Button \(allButtons.count + 1)"
+            let title = Self.name(of: button) ?? "Button \(allButtons.count + 1)"
             allButtons.append((title, button.isEnabled, { button.tap() }))
         case let spinner as UIActivityIndicatorView:
             if spinner.isAnimating { isBusy = true }
@@ -98,6 +101,15 @@ struct ScreenForm {
         }
         guard view.isUserInteractionEnabled || view is UILabel else { return }
         for subview in view.subviews { read(subview) }
+    }
+
+    /// What names a button: its title, else its accessibility label, else the SF Symbol or
+    /// asset its image was made from ("xmark"), else "Close" for a close button; empty text
+    /// does not count. Nil when nothing does.
+    static func name(of button: UIButton) -> String? {
+        let candidates = [button.currentTitle, button.accessibilityLabel, button.currentImage?.sourceName,
+                          button.buttonType == .close ? "Close" : nil]
+        return candidates.lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
     }
 
     private mutating func addAction(titled title: String, isEnabled: Bool, _ tap: @escaping @MainActor () -> Void) {

@@ -34,6 +34,11 @@ package final class ScreenSessionEnd: Sendable {
 /// agent decides how to show several forms at once (the terminal asks one at a time). A change
 /// is not traced back to its screen: every session takes another look, and a screen that has a
 /// form with the user, or is not ready, sends nothing.
+///
+/// The user may leave the sheet instead of tapping a button (an answer with `dismissed` true,
+/// Wallet's dismissal), whatever the screen's buttons are titled; the session then ends and
+/// hands over to its `onDismissal`, which completes the call as Wallet does. A form the user
+/// agent could not show is left the same way unless it offers `Cancel`, so no call is left waiting.
 @MainActor
 package final class ScreenSession {
     /// The sessions showing a screen, by their root controller.
@@ -41,21 +46,28 @@ package final class ScreenSession {
 
     private let root: UIViewController
     private let endSignal: ScreenSessionEnd
+    private let onDismissal: @MainActor () -> Void
     private var isAsking = false
     private var lookScheduled = false
     private var ended = false
     /// Forms sent so far (tests read it).
     private(set) var formsSent = 0
 
-    private init(root: UIViewController, endSignal: ScreenSessionEnd) {
+    private init(root: UIViewController, endSignal: ScreenSessionEnd, onDismissal: @escaping @MainActor () -> Void) {
         self.root = root
         self.endSignal = endSignal
+        self.onDismissal = onDismissal
     }
 
     /// Starts showing `root`'s screen (Wallet presented it) until `endSignal` ends it, beside the
     /// screens of other calls in flight; ends an earlier session of the same `root`.
-    package static func begin(showing root: UIViewController, until endSignal: ScreenSessionEnd) {
-        let session = ScreenSession(root: root, endSignal: endSignal)
+    /// - Parameters:
+    ///   - root: The controller Wallet presented.
+    ///   - endSignal: Ends the session from any thread (the call's result is in).
+    ///   - onDismissal: Runs on the main thread, once, when the user leaves the sheet.
+    package static func begin(showing root: UIViewController, until endSignal: ScreenSessionEnd,
+                              onDismissal: @escaping @MainActor () -> Void = {}) {
+        let session = ScreenSession(root: root, endSignal: endSignal, onDismissal: onDismissal)
         showing.updateValue(session, forKey: ObjectIdentifier(root))?.ended = true
         session.scheduleLook()
     }
@@ -116,6 +128,8 @@ package final class ScreenSession {
         isAsking = false
         guard !isOver else { return }
         switch answer {
+        case .success(let response) where response.dismissed:
+            dismissSheet()
         case .success(let response):
             // Fill the fields, let the code react (a button enabled, a SwiftUI view rendered
             // again), then tap the chosen button as the screen is now.
@@ -127,12 +141,35 @@ package final class ScreenSession {
             scheduleLook()
         case .failure(let error):
             print("UIKit: screen \"\(form.prompt.title)\" could not be shown (\(error))"
-                  + (form.prompt.actions.contains("Cancel") ? "; tapping Cancel" : "; nothing more is asked"))
+                  + (form.prompt.actions.contains("Cancel") ? "; tapping Cancel" : "; Wallet dismisses the sheet"))
             if form.prompt.actions.contains("Cancel") {
                 _ = form.tap("Cancel")
             } else {
-                ended = true
+                dismissSheet()
             }
         }
+    }
+
+    /// The user left the sheet: nothing more is shown, and the presenter completes the call.
+    private func dismissSheet() {
+        ended = true
+        if Self.showing[ObjectIdentifier(root)] === self { Self.showing.removeValue(forKey: ObjectIdentifier(root)) }
+        onDismissal()
+    }
+
+    /// Leaves the sheet showing `controller` (or a controller it presented), as the user does by
+    /// swiping it down; an alert with no cancel action that the user agent dismisses does this.
+    /// - Returns: False when no screen shown holds `controller`.
+    @discardableResult
+    static func dismissSheet(holding controller: UIViewController) -> Bool {
+        var presenter: UIViewController? = controller
+        while let current = presenter {
+            if let session = showing[ObjectIdentifier(current)], !session.isOver {
+                session.dismissSheet()
+                return true
+            }
+            presenter = current.presentingViewController ?? current.parent
+        }
+        return false
     }
 }

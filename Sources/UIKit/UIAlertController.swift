@@ -100,10 +100,19 @@ open class UIAlertController: UIViewController {
         }
     }
 
-    /// Fills the text fields, dismisses the alert and runs the chosen action's handler.
+    /// Fills the text fields, dismisses the alert and runs the chosen action's handler. Leaving
+    /// the sheet takes the alert's cancel action, as tapping outside it does; an alert without
+    /// one goes with the sheet under it.
     private func userAnswered(_ answer: Result<UIPromptResult, HostServiceError>) {
         let chosen: UIAlertAction?
         switch answer {
+        case .success(let response) where response.dismissed:
+            chosen = actions.first { $0.style == .cancel }
+            if chosen == nil, let presenter = presentingViewController {
+                presenter.dismiss(animated: true)
+                ScreenSession.dismissSheet(holding: presenter)
+                return
+            }
         case .success(let response):
             for (field, name) in zip(fields, fieldNames) {
                 field.text = response.values[name] ?? ""

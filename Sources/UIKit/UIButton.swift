@@ -48,11 +48,12 @@ open class UIButton: UIControl {
         return nil
     }
 
-    /// A button whose `primaryAction` runs when tapped; its title is the action's.
+    /// A button whose `primaryAction` runs when tapped; its title and image are the action's.
     public convenience init(type buttonType: ButtonType = .system, primaryAction: UIAction?) {
         self.init(type: buttonType)
         if let primaryAction {
             setTitle(primaryAction.title, for: .normal)
+            if let image = primaryAction.image { setImage(image, for: .normal) }
             addAction(primaryAction, for: .primaryActionTriggered)
         }
     }

@@ -18,6 +18,9 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
     public let cgImage: CGImage?
     /// Pixels per point.
     public let scale: CGFloat
+    /// The SF Symbol's name (``init(systemName:)``) or the image's name (``init(named:)``): what
+    /// names a button that shows only this image. Set once, by those initializers.
+    package private(set) var sourceName: String?
 
     /// An empty image: no bitmap, size zero.
     public override init() {
@@ -70,11 +73,13 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
         } else {
             return nil
         }
+        sourceName = name
     }
 
     /// A gray placeholder: SF Symbols are not available here (see the type's description).
     public convenience init?(systemName name: String) {
         self.init(cgImage: SymbolPlaceholder.image, scale: 3, orientation: .up)
+        sourceName = name
     }
 
     /// The image named in `#imageLiteral(resourceName:)`; it must exist in the main bundle.

@@ -79,6 +79,10 @@ open class UIBarButtonItem: NSObject {
     open var isEnabled = true
     /// What a tap runs.
     open var primaryAction: UIAction?
+    /// The image; with ``accessibilityLabel``, it names a button without a title.
+    open var image: UIImage?
+    /// What VoiceOver says: names a button that shows only an image.
+    open var accessibilityLabel: String?
 
     /// A button titled `title` running `primaryAction`; `style` is kept.
     public init(title: String?, style: Style = .plain, primaryAction: UIAction? = nil) {
@@ -98,9 +102,10 @@ open class UIBarButtonItem: NSObject {
         self.init(title: systemItem.title, primaryAction: primaryAction)
     }
 
-    /// A button titled `title` with an image; `image` is kept.
+    /// A button titled `title` with an image.
     public convenience init(title: String?, image: UIImage?, primaryAction: UIAction?) {
         self.init(title: title, primaryAction: primaryAction)
+        self.image = image ?? primaryAction?.image
     }
 }
 

@@ -131,9 +131,10 @@ open class UIViewController: UIResponder {
         viewDidLoad()
     }
 
-    /// Creates the view; the default creates an empty ``UIView``.
+    /// Creates the view; the default loads the controller's storyboard scene, if import
+    /// carried one (``StoryboardScenes``), else creates an empty ``UIView``.
     open func loadView() {
-        loadedView = UIView()
+        loadedView = StoryboardScenes.view(for: self) ?? UIView()
     }
 
     /// Called once after the view is loaded.

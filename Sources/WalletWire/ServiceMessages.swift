@@ -57,16 +57,57 @@ public struct UIPromptParams: Codable, Sendable, Hashable {
     }
 }
 
-/// The result of `ui.prompt`.
+/// The result of `ui.prompt`: the button the user chose, or Wallet's dismissal of the sheet.
+///
+/// Leaving the sheet (swiping it down, as on a device) is an answer of its own, not a button:
+/// `{"dismissed": true, "values": {}}`, with no `action`. A screen can be left whatever its
+/// buttons are titled, or if it has none.
 public struct UIPromptResult: Codable, Sendable, Hashable {
-    /// The chosen action, one of the prompt's `actions`.
+    /// The chosen action, one of the prompt's `actions`; empty when ``dismissed``.
     public var action: String
     /// Field name -> entered value.
     public var values: [String: String]
+    /// True when the user left the sheet instead of choosing an action (Wallet's dismissal).
+    public var dismissed: Bool
 
+    /// The user chose `action` after typing `values`.
     public init(action: String, values: [String: String]) {
         self.action = action
         self.values = values
+        self.dismissed = false
+    }
+
+    /// The user left the sheet (Wallet dismissed it) without choosing an action.
+    /// - Parameter values: What the fields held, if the user agent says.
+    public static func dismissal(values: [String: String] = [:]) -> UIPromptResult {
+        var result = UIPromptResult(action: "", values: values)
+        result.dismissed = true
+        return result
+    }
+
+    private enum CodingKeys: String, CodingKey { case action, values, dismissed }
+
+    /// Decodes an answer: `action` is required unless `dismissed` is true.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        dismissed = try container.decodeIfPresent(Bool.self, forKey: .dismissed) ?? false
+        values = try container.decodeIfPresent([String: String].self, forKey: .values) ?? [:]
+        if dismissed {
+            action = try container.decodeIfPresent(String.self, forKey: .action) ?? ""
+        } else {
+            action = try container.decode(String.self, forKey: .action)
+        }
+    }
+
+    /// Encodes `action` and `values`, or `dismissed` and `values` for a dismissal.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if dismissed {
+            try container.encode(true, forKey: .dismissed)
+        } else {
+            try container.encode(action, forKey: .action)
+        }
+        try container.encode(values, forKey: .values)
     }
 }
 

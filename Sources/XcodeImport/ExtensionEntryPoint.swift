@@ -7,7 +7,7 @@ enum ExtensionEntryPoint {
         // NSExtensionPrincipalClass; here this file does. Running import again rewrites it.
         import WalletExtensionKit
 
-        WalletExtensionKit.WalletExtension.main { \(principalClass)() }
+        \(bundle.storyboardScene == nil ? "" : "MainActor.assumeIsolated { \(StoryboardSceneSource.registerFunction)() }\n")WalletExtensionKit.WalletExtension.main { \(principalClass)() }
 
         """
     }

@@ -35,6 +35,9 @@ public struct ImportPlan: Sendable {
         public var usesSwiftUI: Bool
         /// Whether a source declares its own entry point (`@main` or a `main.swift`): no main.swift is generated.
         public var hasEntryPoint: Bool
+        /// The initial scene of `NSExtensionMainStoryboard`, read when the extension has no
+        /// principal class: its class is ``principalClass``, its views become `StoryboardScenes.swift`.
+        var storyboardScene: StoryboardScene?
     }
 
     /// A containing app and the Wallet extensions it embeds.

@@ -92,13 +92,19 @@ public enum ImportPlanner {
             notCarried.append("target \(candidate.name): extension point \(point ?? "(none)") is not one of Wallet's; skipped")
             return nil
         }
-        notCarried += candidate.unsupported.map { "target \(candidate.name): \($0)" }
         let (bundle, lines) = try bundle(candidate, in: project, configuration: configuration)
+        var unsupported = candidate.unsupported
+        if let scene = bundle.storyboardScene {
+            let file = "\(scene.storyboardName).storyboard: "
+            unsupported.removeAll { $0.hasPrefix(file) }
+            unsupported.append(StoryboardImport.carriedLine(scene))
+        }
+        notCarried += unsupported.map { "target \(candidate.name): \($0)" }
         notCarried += lines
         guard bundle.principalClass != nil || bundle.hasEntryPoint else {
             throw ImportError("target \(candidate.name): its Info.plist has no NSExtension.NSExtensionPrincipalClass and none of its "
-                + "Swift files is main.swift or declares @main, so nothing would start the extension (an NSExtensionMainStoryboard "
-                + "is not carried: storyboards are not); name the principal class in NSExtensionPrincipalClass")
+                + "Swift files is main.swift or declares @main, so nothing would start the extension "
+                + "(and it names no NSExtensionMainStoryboard); name the principal class in NSExtensionPrincipalClass")
         }
         return bundle
     }
@@ -110,15 +116,25 @@ public enum ImportPlanner {
         let settings = try project.buildSettings(for: target, configuration: configuration, refused: &refused)
         return try named(target) {
             let manifests = ManifestBuilder(settings: settings, sourceRoot: project.sourceRoot, boundary: project.boundary)
-            let info = try manifests.infoPlist(targetName: target.name)
+            var info = try manifests.infoPlist(targetName: target.name)
             let entitlements = try manifests.entitlements(targetName: target.name)
-            let extensionInfo = info["NSExtension"] as? [String: Any]
-            let principal = (extensionInfo?["NSExtensionPrincipalClass"] as? String).map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+            var extensionInfo = info["NSExtension"] as? [String: Any]
+            var principal = (extensionInfo?["NSExtensionPrincipalClass"] as? String).map { $0.split(separator: ".").last.map(String.init) ?? $0 }
             if let principal, let problem = ImportedNames.identifierProblem(principal) {
                 throw ImportError("target \(target.name): NSExtensionPrincipalClass names the class \(ImportedNames.quoted(principal)), which \(problem)")
             }
             let productName = try settings["PRODUCT_NAME"] ?? target.name
             let moduleName = try settings["PRODUCT_MODULE_NAME"] ?? BuildSettings.identifier(target.name)
+            // A storyboard-only UI extension: iOS instantiates the storyboard's initial view
+            // controller, so its class is the principal class the handshake names.
+            var scene: StoryboardScene?
+            if principal == nil, let storyboard = extensionInfo?["NSExtensionMainStoryboard"] as? String {
+                let read = try StoryboardImport.scene(named: storyboard, in: target, moduleName: moduleName)
+                scene = read
+                principal = read.customClass
+                extensionInfo?["NSExtensionPrincipalClass"] = read.customClass.map { "\(moduleName).\($0)" }
+                info["NSExtension"] = extensionInfo
+            }
             let executableName = try settings["EXECUTABLE_NAME"] ?? target.name
             let bundleName = try settings["FULL_PRODUCT_NAME"] ?? target.name
             for (setting, value) in [("PRODUCT_NAME", productName), ("PRODUCT_MODULE_NAME", moduleName),
@@ -143,7 +159,8 @@ public enum ImportPlanner {
                 swiftLanguageMode: try languageMode(settings),
                 compilationConditions: flags.conditions,
                 usesSwiftUI: target.swiftSources.contains { SourceScan.imports("SwiftUI", in: $0) || SourceScan.imports("Combine", in: $0) },
-                hasEntryPoint: target.swiftSources.contains { $0.lastPathComponent == "main.swift" || SourceScan.declaresMain($0) })
+                hasEntryPoint: target.swiftSources.contains { $0.lastPathComponent == "main.swift" || SourceScan.declaresMain($0) },
+                storyboardScene: scene)
             return (bundle, (refused + flags.notCarried + resources.notCarried).map { "target \(target.name): \($0)" })
         }
     }

@@ -44,6 +44,10 @@ public struct PackageWriter {
             if !bundle.hasEntryPoint, let principal = bundle.principalClass {
                 try write(ExtensionEntryPoint.source(principalClass: principal, of: bundle), to: folder.appendingPathComponent("main.swift"))
             }
+            if let scene = bundle.storyboardScene {
+                try write(StoryboardSceneSource.source(scene, targetName: bundle.targetName),
+                          to: folder.appendingPathComponent("StoryboardScenes.swift"))
+            }
         }
         for app in plan.apps {
             let standIn = directory.appendingPathComponent("Sources/\(Self.standInTarget(of: app.app))")

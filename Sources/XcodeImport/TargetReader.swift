@@ -104,6 +104,7 @@ struct TargetReader {
         case .foreignSource:
             target.unsupported.append("\(url.lastPathComponent): Objective-C and C sources are not carried (Swift only)")
         case .interfaceBuilder:
+            if !target.interfaceBuilderFiles.contains(url) { target.interfaceBuilderFiles.append(url) }
             target.unsupported.append("\(url.lastPathComponent): storyboards and XIBs are not carried (build the UI in code)")
         case .assetCatalog, .resource:
             if !asSource, !target.resources.contains(url) { target.resources.append(url) }

@@ -62,6 +62,9 @@ public struct XcodeTarget: Sendable {
     public var dependencyIdentifiers: [String]
     /// One line for each thing of this target the importer cannot carry.
     public var unsupported: [String]
+    /// Its storyboards and XIBs, absolute: not carried, except the initial scene of the
+    /// storyboard a UI extension names in `NSExtensionMainStoryboard` (``StoryboardImport``).
+    public var interfaceBuilderFiles: [URL] = []
 
     public static let applicationType = "com.apple.product-type.application"
     public static let appExtensionType = "com.apple.product-type.app-extension"

@@ -74,12 +74,16 @@ struct BundleExtensionTests {
                       mentioning: "unless NSExtensionMainStoryboard is set")
     }
 
-    @Test func principalClassAndStoryboardTogetherIsAnError() throws {
-        let (_, findings) = try loadFixture(withUIExtension {
+    /// Issue 33, bug 2: Apple's sample ships both keys; this was an error.
+    @Test func principalClassAndStoryboardTogetherAreAcceptedAndValidateSaysWhichIsUsed() throws {
+        let (app, findings) = try loadFixture(withUIExtension {
             $0.setting("NSExtension.NSExtensionMainStoryboard", to: "MainInterface")
         })
-        expectFinding(findings, .error, key: "NSExtension.NSExtensionMainStoryboard", pathSuffix: uiPlist,
-                      mentioning: "set together with NSExtensionPrincipalClass")
+        expectNoErrors(findings)
+        expectFinding(findings, .note, key: "NSExtension.NSExtensionMainStoryboard", pathSuffix: uiPlist,
+                      mentioning: "\"MainInterface\" is set beside NSExtensionPrincipalClass", "the host uses the principal class")
+        let ui = app?.extensionBundle(forPoint: WalletExtensionPoint.authorization)
+        #expect(ui?.principalClass != nil && ui?.mainStoryboard == "MainInterface")
     }
 
     @Test func nonUIExtensionWithAStoryboardIsAnError() throws {

@@ -263,6 +263,17 @@ struct DeviceBuildValidatorTests {
                 "\(Self.rendered(report.findings))")
     }
 
+    /// Issue 33, bug 4: the app's analytics group that its extensions lack, or an extension in
+    /// no group, was an app-groups error; iOS has no rule that the lists match.
+    @Test("extensions in some of the app's App Groups, or in none, pass")
+    func appGroupSubsetPasses() throws {
+        var build = IssuerBuildFixture.myIssuer()
+        build.sign("com.apple.security.application-groups", [IssuerBuildFixture.appGroup, "group.com.example.analytics"], into: nil)
+        build.sign("com.apple.security.application-groups", nil, into: IssuerBuildFixture.ui)
+        let findings = try Self.validateIPA(build)
+        #expect(!findings.contains { $0.key == "com.apple.security.application-groups" }, "\(Self.rendered(findings))")
+    }
+
     @Test("Apple's own keychain group needs no team prefix")
     func appleKeychainGroup() throws {
         var build = IssuerBuildFixture.myIssuer()

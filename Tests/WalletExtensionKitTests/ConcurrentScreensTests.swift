@@ -34,7 +34,7 @@ final class TwoButtonApprovalController: UIViewController, PKIssuerProvisioningE
 /// conform`'s `concurrent-calls` sends them: each call's UIKit screen is its own `ui.prompt`,
 /// and each answer taps a button of the screen it was asked for.
 /// Serialized: the process-wide runtime that host services use is shared.
-@Suite("UIKit screens of concurrent authorize calls", .serialized, .timeLimit(.minutes(1)))
+@Suite("UIKit screens of concurrent authorize calls", .serialized, .processRuntime, .timeLimit(.minutes(1)))
 struct ConcurrentScreensTests {
     @Test("eight authorize calls at once: eight screens sent, each answer taps its own screen's button, every call answered")
     func everyConcurrentScreenIsAskedAndAnswered() async throws {

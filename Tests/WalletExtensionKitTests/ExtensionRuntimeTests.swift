@@ -165,7 +165,7 @@ struct ExtensionRuntimeTests {
 
 /// Host services go out as the extension's own requests and come back through the reader.
 /// Serialized: it installs the process-wide runtime that PKPassLibrary talks to.
-@Suite("Host services", .serialized, .timeLimit(.minutes(1)))
+@Suite("Host services", .serialized, .processRuntime, .timeLimit(.minutes(1)))
 struct HostServiceTests {
     @Test func aSynchronousPassLibraryCallWaitsForTheHostsAnswer() async throws {
         let harness = RuntimeHarness()

@@ -87,7 +87,7 @@ final class WeakSelfHandler: PKIssuerProvisioningExtensionHandler {
 
 /// UIKit, LocalAuthentication and handler lifetime through the runtime, with the test as the host.
 /// Serialized: the journal and the process-wide runtime that host services use are shared.
-@Suite("UIKit and LocalAuthentication", .serialized, .timeLimit(.minutes(1)))
+@Suite("UIKit and LocalAuthentication", .serialized, .processRuntime, .timeLimit(.minutes(1)))
 struct UIKitCompatibilityTests {
     static let principals: [WalletExtensionPrincipal] = [
         .authorizationController { AlertLoginController() }, .authorizationController { FaceIDController() },

@@ -64,23 +64,25 @@ struct InteractiveUserAgentTests {
         #expect(terminal.output.hasSuffix("(input ended: Cancel)\n"))
     }
 
-    @Test("input that ends fails a prompt without Cancel, naming it")
+    /// Issue 33, bug 1: input that ended on a screen without Cancel was an error, and the screen hung.
+    @Test("input that ends leaves the sheet of a prompt without Cancel")
     func endOfInputWithoutCancel() async throws {
-        let agent = InteractiveUserAgent(terminal: FakeTerminal([]).io)
-        do {
-            _ = try await agent.prompt(ScriptedUserAgentTests.confirm)
-            Issue.record("must fail")
-        } catch let error as UserAgentError {
-            #expect(error.description.contains("\"Confirm\""))
-        }
+        let terminal = FakeTerminal([])
+        let result = try await InteractiveUserAgent(terminal: terminal.io).prompt(ScriptedUserAgentTests.confirm)
+        #expect(result.dismissed)
+        #expect(terminal.output.hasSuffix("(input ended: leaving the sheet)\n"))
     }
 
-    @Test("a prompt without actions is an error")
-    func noActions() async {
-        let agent = InteractiveUserAgent(terminal: FakeTerminal(["1"]).io)
-        await #expect(throws: UserAgentError.self) {
-            try await agent.prompt(UIPromptParams(title: "Nothing to press", fields: [], actions: []))
-        }
+    @Test("0 or dismiss leaves the sheet, whatever its buttons; a screen without buttons offers only that")
+    func dismissByTyping() async throws {
+        let spanish = UIPromptParams(title: "Agregar", fields: [.init(name: "pin", label: "PIN")], actions: ["Continuar", "Cancelar"])
+        let typedZero = try await InteractiveUserAgent(terminal: FakeTerminal(["1234", "0"]).io).prompt(spanish)
+        #expect(typedZero == .dismissal(values: ["pin": "1234"]))
+        let terminal = FakeTerminal(["Dismiss"])
+        let bare = try await InteractiveUserAgent(terminal: terminal.io)
+            .prompt(UIPromptParams(title: "Nothing to press", fields: [], actions: []))
+        #expect(bare.dismissed)
+        #expect(terminal.output == "\nNothing to press\n  0) leave the sheet\nChoose 0: ")
     }
 
     @Test("biometric asks like the Simulator's Face ID menu", arguments: [

@@ -80,7 +80,20 @@ struct PassEntryValidatorTests {
         #expect(finding.problem.contains("truncated"), "\(finding.problem)")
     }
 
-    @Test("art of the wrong size is an error naming the actual size", arguments: [(1024, 768), (1536, 970), (969, 1536)])
+    /// Issue 33, bug 6: a real issuer's 1536 x 979 art was refused outright.
+    @Test("art near Wallet's size and shape is a warning with the numbers, and the entry stays usable",
+          arguments: [(1536, 979), (1536, 970), (3072, 1938), (1500, 950)])
+    func nearSizeIsAWarning(width: Int, height: Int) throws {
+        let entry = PassEntryFixtures.changed { $0.art = WirePassArt(png: TestPNG.make(width: width, height: height)) }
+        let finding = try onlyFinding(entry)
+        #expect(finding.field == "art.png")
+        #expect(finding.severity == .warning)
+        #expect(finding.problem.contains("\(width) x \(height) pixels, not the 1536 x 969"), "\(finding.problem)")
+        #expect(finding.problem.contains("% off the card's"), "\(finding.problem)")
+        #expect(validate([entry]).usable.count == 1)
+    }
+
+    @Test("art of the wrong size is an error naming the actual size", arguments: [(1024, 768), (969, 1536), (1536, 1200)])
     func wrongSize(width: Int, height: Int) throws {
         let finding = try onlyFinding(PassEntryFixtures.changed { $0.art = WirePassArt(png: TestPNG.make(width: width, height: height)) })
         #expect(finding.field == "art.png")

@@ -72,16 +72,28 @@ struct ScriptedUserAgentTests {
         #expect(agent.transcript.last?.contains("no scripted answer left") == true)
     }
 
-    @Test("out of answers without Cancel: an error naming the prompt")
+    /// Issue 33, bug 1: this was an error ("offers ... and no Cancel"), and the screen hung.
+    @Test("out of answers without Cancel (\"Cancelar\", no cancel at all): the user leaves the sheet")
     func runOutWithoutCancel() async throws {
         let agent = try agent("{}")
-        do {
-            _ = try await agent.prompt(Self.confirm)
-            Issue.record("a prompt without Cancel must fail when the script is used up")
-        } catch let error as UserAgentError {
-            #expect(error.description.contains("\"Confirm\""))
-            #expect(error.description.contains("no answer left"))
-        }
+        let spanish = UIPromptParams(title: "Iniciar sesión", fields: [.init(name: "usuario", label: "Usuario")],
+                                     actions: ["Log In", "Cancelar"])
+        #expect(try await agent.prompt(spanish) == .dismissal(values: ["usuario": ""]))
+        #expect(try await agent.prompt(Self.confirm).dismissed)
+        #expect(agent.ranOut)
+        #expect(agent.transcript.last == "prompt \"Confirm\": no scripted answer left: left the sheet (dismissed)")
+    }
+
+    @Test("a scripted {\"dismiss\": true} leaves the sheet, whatever its buttons")
+    func scriptedDismissal() async throws {
+        let agent = try agent(#"{"answers": [{"dismiss": true}, {"action": "OK"}]}"#)
+        #expect(agent.script.answers.first == .dismissal)
+        let result = try await agent.prompt(Self.signIn)
+        #expect(result.dismissed && result.values == ["username": "", "password": ""])
+        #expect(try await agent.prompt(Self.confirm) == UIPromptResult(action: "OK", values: [:]))
+        #expect(!agent.ranOut)
+        #expect(scriptError(#"{"answers": [{"dismiss": true, "action": "OK"}]}"#)?.contains("not both") == true)
+        #expect(scriptError(#"{"answers": [{"dismiss": "yes"}]}"#)?.contains("answers[0].dismiss: expected true or false") == true)
     }
 
     @Test("out of biometric results: no match")

@@ -20,7 +20,8 @@ final class LoginViewController: UIViewController, UITextFieldDelegate {
     private let rememberLabel = UILabel()
     private let rememberSwitch = UISwitch()
     private let spinner = UIActivityIndicatorView(style: .medium)
-    private lazy var loginButton = UIButton(configuration: .filled(), primaryAction: UIAction(title: "Log In") { [weak self] _ in
+    private let texts = ScreenTexts.current
+    private lazy var loginButton = UIButton(configuration: .filled(), primaryAction: UIAction(title: texts.logIn) { [weak self] _ in
         self?.logIn()
     })
     private let cancelButton = UIButton(type: .system)
@@ -47,7 +48,7 @@ final class LoginViewController: UIViewController, UITextFieldDelegate {
         rememberLabel.text = "Remember me"
         rememberSwitch.accessibilityIdentifier = "remember"
         loginButton.isEnabled = false
-        cancelButton.setTitle("Cancel", for: .normal)
+        cancelButton.setTitle(texts.cancel, for: .normal)
         cancelButton.addAction(UIAction { [weak self] _ in self?.onFinish?(false) }, for: .touchUpInside)
         for field in [usernameField, passwordField] {
             field.addAction(UIAction { [weak self] _ in self?.updateLoginButton() }, for: .editingChanged)

@@ -21,8 +21,26 @@ extension WalletConformance {
     private static func passEntries(
         _ method: WireMethodDescriptor<NoParams, PassEntriesResult>
     ) -> MethodExercise {
-        MethodExercise(method, standalone: true, parameters: noParameters) { result in
+        var exercise = MethodExercise(method, standalone: true, parameters: noParameters) { result in
             .valid(summary: describe(result.entries))
+        }
+        exercise.notCalledBecause = { context in notCalledBecause(method.name, context: context) }
+        return exercise
+    }
+
+    /// Wallet asks for entries only when status offers them: `passEntries` when
+    /// `passEntriesAvailable`, `remotePassEntries` when `remotePassEntriesAvailable`. A handler
+    /// that leaves such a method to the base class, while its status never offers those
+    /// entries, is never called for it.
+    static func notCalledBecause(_ method: String, context: ConformanceContext) -> String? {
+        guard let status = try? context.result(of: WireMethod.status)?.value(as: WireMethods.status) else { return nil }
+        switch method {
+        case WireMethod.passEntries where !status.passEntriesAvailable:
+            return "status says passEntriesAvailable false, so Wallet never asks for passEntries"
+        case WireMethod.remotePassEntries where !status.remotePassEntriesAvailable:
+            return "status says remotePassEntriesAvailable false, so Wallet never asks for remotePassEntries"
+        default:
+            return nil
         }
     }
 
@@ -55,7 +73,7 @@ extension WalletConformance {
             return .invalid(problem: "result is \"\(result.result)\", neither \"authorized\" nor \"canceled\"")
         }
         return .valid(summary: result.result == AuthorizeResult.canceled
-            ? "\"canceled\" (the scripted user chose Cancel)" : "\"\(result.result)\"")
+            ? "\"canceled\" (the scripted user chose Cancel or left the sheet)" : "\"\(result.result)\"")
     }
 
     /// `3 entries: card-1, card-2, card-3`.

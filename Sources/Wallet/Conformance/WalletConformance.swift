@@ -10,8 +10,8 @@ import WalletWire
 /// A run uses a simulated device in `state`: the containing app is opened once first (as a user
 /// does before Wallet lists an issuer, so that its App Group holds what it writes at login), the
 /// pass library answers `passLibrary.passes`, and a UI extension's prompts are answered by a
-/// scripted user who chooses Cancel and whose biometrics never match, so `authorize` can run
-/// without a person.
+/// scripted user who chooses Cancel (or leaves the sheet when a screen has no Cancel) and whose
+/// biometrics never match, so `authorize` can run without a person.
 ///
 ///     let suite = WalletConformance.suite(state: StateDirectory(url: scratch), options: ConformanceOptions())
 ///     let report = await suite.run(appex: URL(fileURLWithPath: "SampleIssuer.app/PlugIns/WNonUIExt.appex"))
@@ -39,7 +39,8 @@ public enum WalletConformance {
     }
 
     /// The user a conformance run puts in front of a UI extension: no scripted answers, so
-    /// every prompt gets its Cancel action and every biometric request "no match".
+    /// every prompt gets its Cancel action, a prompt without one ("Cancelar", a close icon, no
+    /// cancel at all) is left by dismissing the sheet, and every biometric request gets "no match".
     public static func cancellingUser() -> ScriptedUserAgent {
         ScriptedUserAgent(script: UserAgentScript())
     }
@@ -55,7 +56,8 @@ public enum WalletConformance {
         var userAgent: (any UserAgent)?
         if bundle.role == .ui {
             userAgent = cancellingUser()
-            notes.append("the scripted user answers every prompt with its Cancel action and every biometric request with no match")
+            notes.append("the scripted user answers every prompt with its Cancel action (or leaves the sheet when it has none) "
+                         + "and every biometric request with no match")
         }
         return ConformanceEnvironment(appGroups: appGroups, services: DeviceServices(device: device, userAgent: userAgent),
                                       notes: notes)

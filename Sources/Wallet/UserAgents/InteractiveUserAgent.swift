@@ -6,12 +6,12 @@ import WalletWire
 ///
 /// A prompt prints its title and message, asks each field by its label (secure fields without
 /// echo, see ``TerminalIO/fileDescriptors(input:output:)``), lists the actions numbered and
-/// reads a choice, by number or by name. A biometric request asks
+/// reads a choice, by number or by name; `0` (or `dismiss`) leaves the sheet, as swiping it down
+/// does on a device, whatever buttons the screen has. A biometric request asks
 /// `Face ID for <reason>: [m]atch / [n]o match?`, like the iOS Simulator's Face ID menu.
 ///
 /// When input ends (Ctrl-D, or the end of piped input), a prompt that offers `Cancel` is
-/// cancelled, one that does not fails with ``UserAgentError``, and a biometric request gets
-/// "no match". Requests are answered one at a time, on a thread of their own, so a person
+/// cancelled, one that does not is dismissed, and a biometric request gets "no match". Requests are answered one at a time, on a thread of their own, so a person
 /// taking their time blocks neither the host's other work nor Swift's cooperative threads.
 public final class InteractiveUserAgent: UserAgent {
     private let terminal: TerminalIO
@@ -25,8 +25,8 @@ public final class InteractiveUserAgent: UserAgent {
 
     /// Asks the user to fill in a form and choose an action.
     /// - Parameter prompt: The form the UI extension shows.
-    /// - Returns: The chosen action and the text entered for every field.
-    /// - Throws: ``UserAgentError`` when the prompt offers no action, or input ends and it offers no `Cancel`.
+    /// - Returns: The chosen action and the text entered for every field, or a dismissal.
+    /// - Throws: ``UserAgentError`` when the terminal cannot be read.
     public func prompt(_ prompt: UIPromptParams) async throws -> UIPromptResult {
         try await onTerminal { try self.ask(prompt) }
     }
@@ -45,28 +45,30 @@ public final class InteractiveUserAgent: UserAgent {
     }
 
     private func ask(_ prompt: UIPromptParams) throws -> UIPromptResult {
-        guard !prompt.actions.isEmpty else {
-            throw UserAgentError("prompt \"\(prompt.title)\" offers no action to choose")
-        }
         terminal.write("\n\(prompt.title)\n")
         if let message = prompt.message, !message.isEmpty { terminal.write("\(message)\n") }
         var values: [String: String] = [:]
         for field in prompt.fields {
             terminal.write("\(field.label): ")
-            guard let line = try terminal.readLine(field.secure) else { return try inputEnded(prompt) }
+            guard let line = try terminal.readLine(field.secure) else { return inputEnded(prompt) }
             values[field.name] = line
         }
         for (number, action) in prompt.actions.enumerated() {
             terminal.write("  \(number + 1)) \(action)\n")
         }
-        let range = prompt.actions.count == 1 ? "1" : "1-\(prompt.actions.count)"
+        // 0 leaves the sheet: offered in the hint, listed only when the screen has no button.
+        if prompt.actions.isEmpty { terminal.write("  0) leave the sheet\n") }
+        let range = prompt.actions.count <= 1 ? "\(prompt.actions.count)" : "1-\(prompt.actions.count)"
         while true {
             terminal.write("Choose \(range): ")
-            guard let line = try terminal.readLine(false) else { return try inputEnded(prompt) }
+            guard let line = try terminal.readLine(false) else { return inputEnded(prompt) }
             if let action = Self.action(named: line, in: prompt.actions) {
                 return UIPromptResult(action: action, values: values)
             }
-            terminal.write("Type a number from \(range) or the name of an action.\n")
+            if ["0", "dismiss"].contains(line.trimmingCharacters(in: .whitespaces).lowercased()) {
+                return .dismissal(values: values)
+            }
+            terminal.write("Type a number from \(range) or the name of an action. 0 (or dismiss) leaves the sheet.\n")
         }
     }
 
@@ -77,13 +79,15 @@ public final class InteractiveUserAgent: UserAgent {
         return actions.first { $0.lowercased() == reply.lowercased() }
     }
 
-    private func inputEnded(_ prompt: UIPromptParams) throws -> UIPromptResult {
+    private func inputEnded(_ prompt: UIPromptParams) -> UIPromptResult {
         terminal.write("\n")
+        let empty = Dictionary(uniqueKeysWithValues: prompt.fields.map { ($0.name, "") })
         guard let cancel = prompt.actions.first(where: { $0.lowercased() == "cancel" }) else {
-            throw UserAgentError("input ended before prompt \"\(prompt.title)\" was answered, and it offers no Cancel")
+            terminal.write("(input ended: leaving the sheet)\n")
+            return .dismissal(values: empty)
         }
         terminal.write("(input ended: \(cancel))\n")
-        return UIPromptResult(action: cancel, values: Dictionary(uniqueKeysWithValues: prompt.fields.map { ($0.name, "") }))
+        return UIPromptResult(action: cancel, values: empty)
     }
 
     private func askBiometric(_ request: UIBiometricParams) throws -> UIBiometricResult {

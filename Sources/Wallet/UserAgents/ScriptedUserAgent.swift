@@ -5,8 +5,9 @@ import WalletWire
 /// A user agent that answers from a ``UserAgentScript``, for CI: prompts with the script's
 /// `answers` in order, biometric requests with its `biometric` results in order.
 ///
-/// When the script runs out, a prompt that offers a `Cancel` action gets `Cancel` (and
-/// ``ranOut`` becomes true); a prompt that does not is an error naming the prompt. A biometric
+/// An answer `{"dismiss": true}` leaves the sheet (Wallet's dismissal). When the script runs
+/// out, a prompt that offers a `Cancel` action gets `Cancel`, one that does not ("Cancelar",
+/// a close icon, no cancel at all) is left by dismissing the sheet, and ``ranOut`` becomes true. A biometric
 /// request gets "no match". A scripted action the prompt does not offer, or a value for a field
 /// the prompt does not have, is an error naming both.
 ///
@@ -58,7 +59,7 @@ public final class ScriptedUserAgent: UserAgent {
 
     /// One line per prompt and biometric request so far, with what was answered; secure values masked.
     public var transcript: [String] { state.withLock { $0.transcript } }
-    /// Whether a prompt found the answers used up and was cancelled.
+    /// Whether a prompt found the answers used up and was cancelled (or its sheet left).
     public var ranOut: Bool { state.withLock { $0.ranOut } }
     /// How many scripted prompt answers have not been used (yet).
     public var unusedAnswers: Int { state.withLock { script.answers.count - $0.nextAnswer } }
@@ -67,9 +68,10 @@ public final class ScriptedUserAgent: UserAgent {
 
     /// Answers a prompt with the next scripted answer.
     /// - Parameter prompt: The form the UI extension shows.
-    /// - Returns: The scripted action and values; `Cancel` when the script has run out and the prompt offers it.
-    /// - Throws: ``UserAgentError`` when the script has no answer left and the prompt has no `Cancel`,
-    ///   when the scripted action is not one of the prompt's, or a value names no field of the prompt.
+    /// - Returns: The scripted action and values, or a dismissal; once the script has run out,
+    ///   `Cancel` when the prompt offers it, else a dismissal.
+    /// - Throws: ``UserAgentError`` when the scripted action is not one of the prompt's, or a
+    ///   value names no field of the prompt.
     public func prompt(_ prompt: UIPromptParams) async throws -> UIPromptResult {
         try state.withLock { state in
             let heading = "prompt \"\(prompt.title)\""
@@ -106,17 +108,19 @@ public final class ScriptedUserAgent: UserAgent {
     private func answer(_ prompt: UIPromptParams, state: inout State) throws -> UIPromptResult {
         let offered = prompt.actions.map { "\"\($0)\"" }.joined(separator: ", ")
         guard state.nextAnswer < script.answers.count else {
+            state.ranOut = true
+            let empty = Dictionary(uniqueKeysWithValues: prompt.fields.map { ($0.name, "") })
             guard let cancel = prompt.actions.first(where: { $0 == "Cancel" })
                     ?? prompt.actions.first(where: { $0.lowercased() == "cancel" }) else {
-                throw UserAgentError("the script has no answer left for prompt \"\(prompt.title)\", which offers \(offered) "
-                                     + "and no Cancel; add an answer to \"answers\"")
+                // No Cancel ("Cancelar", a close icon, none at all): the user leaves the sheet.
+                return .dismissal(values: empty)
             }
-            state.ranOut = true
-            return UIPromptResult(action: cancel, values: Dictionary(uniqueKeysWithValues: prompt.fields.map { ($0.name, "") }))
+            return UIPromptResult(action: cancel, values: empty)
         }
         let number = state.nextAnswer
         let scripted = script.answers[number]
         state.nextAnswer += 1
+        if scripted.dismiss { return .dismissal(values: Dictionary(uniqueKeysWithValues: prompt.fields.map { ($0.name, "") })) }
         guard prompt.actions.contains(scripted.action) else {
             throw UserAgentError("answers[\(number)] chooses \"\(scripted.action)\", but prompt \"\(prompt.title)\" offers \(offered)")
         }
@@ -135,6 +139,7 @@ public final class ScriptedUserAgent: UserAgent {
         let fields = prompt.fields.map { field in
             "\(field.name)=" + (field.secure ? mask : "\"\(result.values[field.name] ?? "")\"")
         }
-        return fields.isEmpty ? result.action : "\(result.action) (\(fields.joined(separator: ", ")))"
+        let chosen = result.dismissed ? "left the sheet (dismissed)" : result.action
+        return fields.isEmpty || result.dismissed ? chosen : "\(chosen) (\(fields.joined(separator: ", ")))"
     }
 }

@@ -15,7 +15,7 @@ public struct TranscribedUserAgent: UserAgent {
     public func prompt(_ prompt: UIPromptParams) async throws -> UIPromptResult {
         do {
             let answer = try await next.prompt(prompt)
-            line(Self.describe(prompt) + " -> \(answer.action)")
+            line(Self.describe(prompt) + " -> " + (answer.dismissed ? "left the sheet (dismissed)" : answer.action))
             return answer
         } catch {
             line(Self.describe(prompt) + " -> no answer (\(error))")
@@ -46,7 +46,7 @@ extension RecordingUserAgent {
     public var screens: [FlowScreen]? {
         let screens = exchanges.compactMap { exchange -> FlowScreen? in
             guard case .prompt(let prompt, let answer) = exchange else { return nil }
-            return FlowScreen(prompt, chosen: answer?.action)
+            return FlowScreen(prompt, chosen: answer.map { $0.dismissed ? "(dismissed)" : $0.action })
         }
         return screens.isEmpty ? nil : screens
     }

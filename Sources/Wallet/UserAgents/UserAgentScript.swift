@@ -4,31 +4,44 @@ import Foundation
 ///
 /// ```json
 /// {"issuer": "com.example.bank",
-///  "answers": [{"action": "Log In", "values": {"username": "jane", "password": "secret"}}],
+///  "answers": [{"action": "Log In", "values": {"username": "jane", "password": "secret"}},
+///              {"dismiss": true}],
 ///  "biometric": ["match", "nomatch"],
 ///  "select": "all",
 ///  "device": "iphone"}
 /// ```
 ///
-/// Every key is optional. `answers` answer the UI extension's `ui.prompt` requests in order,
+/// Every key is optional. `answers` answer the UI extension's `ui.prompt` requests in order
+/// (`{"dismiss": true}` leaves the sheet, as a user swiping it down),
 /// `biometric` its `ui.biometric` requests in order. `issuer` (bundle identifier or app name)
 /// picks the issuer, `select` the entries (`"all"` or a list of entry identifiers), `device`
 /// the device (`iphone` or `watch`). A key the format does not know is an error, so a typo
 /// does not go unnoticed.
 public struct UserAgentScript: Sendable, Equatable {
-    /// One scripted answer to a `ui.prompt`.
+    /// One scripted answer to a `ui.prompt`: a button (`{"action": "Log In"}`) or leaving the
+    /// sheet (`{"dismiss": true}`, Wallet's dismissal, whatever buttons the screen has).
     public struct Answer: Sendable, Hashable {
-        /// The action (button) to choose; it must be one of the prompt's actions.
+        /// The action (button) to choose; it must be one of the prompt's actions. Empty for a dismissal.
         public var action: String
         /// Field name -> the text to enter. Every name must be a field of the prompt; a field
         /// without a value is left empty.
         public var values: [String: String]
+        /// True to leave the sheet instead of choosing an action.
+        public var dismiss: Bool
 
-        /// Creates an answer.
+        /// Creates an answer that chooses `action`.
         public init(action: String, values: [String: String] = [:]) {
             self.action = action
             self.values = values
+            self.dismiss = false
         }
+
+        /// An answer that leaves the sheet (Wallet's dismissal).
+        public static let dismissal: Answer = {
+            var answer = Answer(action: "")
+            answer.dismiss = true
+            return answer
+        }()
     }
 
     /// One scripted answer to a `ui.biometric` request, named like the iOS Simulator's Face ID menu.

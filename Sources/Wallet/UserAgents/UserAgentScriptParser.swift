@@ -7,7 +7,7 @@ struct UserAgentScriptParser {
     let source: String
 
     private static let topLevelKeys = ["issuer", "answers", "biometric", "select", "device"]
-    private static let answerKeys = ["action", "values"]
+    private static let answerKeys = ["action", "values", "dismiss"]
 
     func parse(_ data: Data) throws -> UserAgentScript {
         let json: JSONValue
@@ -50,8 +50,19 @@ struct UserAgentScriptParser {
 
     private func parseAnswer(_ value: JSONValue, at path: String) throws -> UserAgentScript.Answer {
         let fields = try object(value, at: path, keys: Self.answerKeys)
-        guard let action = fields["action"] else { throw fail(path, "missing \"action\": the button to choose") }
-        var answer = UserAgentScript.Answer(action: try string(action, at: "\(path).action"))
+        var answer: UserAgentScript.Answer
+        switch (fields["action"], fields["dismiss"]) {
+        case (nil, .bool(true)?):
+            answer = .dismissal
+        case (_?, .bool(true)?):
+            throw fail(path, "\"action\" and \"dismiss\": choose a button or leave the sheet, not both")
+        case (_, let dismiss?) where dismiss != .bool(false):
+            throw fail("\(path).dismiss", "expected true or false, found \(kind(of: dismiss))")
+        case (let action?, _):
+            answer = UserAgentScript.Answer(action: try string(action, at: "\(path).action"))
+        case (nil, _):
+            throw fail(path, "missing \"action\": the button to choose (or \"dismiss\": true to leave the sheet)")
+        }
         if let values = fields["values"] {
             guard case .object(let entries) = values else {
                 throw fail("\(path).values", "expected an object of field name -> text, found \(kind(of: values))")

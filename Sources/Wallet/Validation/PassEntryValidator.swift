@@ -7,7 +7,10 @@ import WalletWire
 /// Rules, each reported as an ``EntryFinding`` naming the entry and the field:
 /// - `identifier` not empty and unique among the entries (error);
 /// - `title` not empty (error);
-/// - `art.png` a PNG of exactly ``artWidth`` x ``artHeight`` pixels, smaller than ``artByteLimit`` (error);
+/// - `art.png` a PNG smaller than ``artByteLimit`` (error) of ``artWidth`` x ``artHeight`` pixels:
+///   another size within ``artAspectTolerance`` of the card's shape is a warning with the numbers
+///   (Wallet scales it, as it shows a real issuer's 1536 x 979 art); a shape further off, which
+///   Wallet could show only distorted, is an error;
 /// - the configuration has a `cardholderName` or a `primaryAccountSuffix` (error);
 /// - `encryptionScheme` is one of ``encryptionSchemes`` and `style` one of ``styles`` (error);
 /// - the card is not already in this device's pass library (error: the extension should have
@@ -19,6 +22,9 @@ public struct PassEntryValidator: Sendable {
     public static let artWidth = 1536
     /// Card art height Wallet requires, in pixels.
     public static let artHeight = 969
+    /// How far (as a fraction) art's width-to-height ratio may be from 1536 / 969 and still be
+    /// shown, scaled, with a warning: 5 %.
+    public static let artAspectTolerance = 0.05
     /// Card art must be smaller than this many bytes: 4 MB, counted in decimal megabytes
     /// (the stricter reading of Wallet's "< 4 MB").
     public static let artByteLimit = 4_000_000
@@ -75,8 +81,17 @@ public struct PassEntryValidator: Sendable {
         do {
             let header = try PNGImageHeader.read(png)
             if header.width != Self.artWidth || header.height != Self.artHeight {
-                findings.error(field, "art is \(header.width) x \(header.height) pixels; "
-                               + "Wallet needs exactly \(Self.artWidth) x \(Self.artHeight)")
+                let wanted = Double(Self.artWidth) / Double(Self.artHeight)
+                let actual = header.height > 0 ? Double(header.width) / Double(header.height) : 0
+                let off = abs(actual - wanted) / wanted
+                if off <= Self.artAspectTolerance {
+                    findings.warning(field, "art is \(header.width) x \(header.height) pixels, not the \(Self.artWidth) x "
+                                     + "\(Self.artHeight) Wallet asks for; its shape is \(Self.percent(off)) off the card's, "
+                                     + "so Wallet scales it to fit")
+                } else {
+                    findings.error(field, "art is \(header.width) x \(header.height) pixels; "
+                                   + "Wallet needs exactly \(Self.artWidth) x \(Self.artHeight)")
+                }
             }
         } catch {
             findings.error(field, "art \(error.description)")
@@ -85,6 +100,11 @@ public struct PassEntryValidator: Sendable {
             findings.error(field, "art is \(byteCountText(png.count)); "
                            + "Wallet needs card art under 4 MB (\(byteCountText(Self.artByteLimit)))")
         }
+    }
+
+    /// `1.0 %`.
+    private static func percent(_ fraction: Double) -> String {
+        String(format: "%.1f %%", fraction * 100)
     }
 
     private func checkConfiguration(_ configuration: WireAddRequestConfiguration, device: DeviceKind, passLibrary: [PassRecord],

@@ -40,10 +40,14 @@ struct ContainingAppChecks {
         }
     }
 
+    /// iOS has no rule that an extension's App Groups equal its app's: each target's
+    /// entitlements stand alone, within its team (``TeamChecks``). An extension in some of the
+    /// app's groups, or in none, is fine (the app may also have an analytics group); one in a
+    /// group its app is not in cannot reach the app's data there.
     private func checkAppGroups(of candidate: inout ExtensionCandidate, manifest: BundleManifest, in app: ContainingAppSummary) {
         let appGroups = Set(app.entitlements.appGroups)
         let extensionGroups = Set(manifest.entitlements.appGroups)
-        guard appGroups != extensionGroups else { return }
+        guard !extensionGroups.isSubset(of: appGroups) else { return }
         var differences: [String] = []
         let onlyInExtension = extensionGroups.subtracting(appGroups).sorted()
         let onlyInApp = appGroups.subtracting(extensionGroups).sorted()

@@ -20,6 +20,10 @@ public struct ExtensionBundle: Sendable, Hashable {
     public var principalClass: String?
     /// `NSExtension.NSExtensionMainStoryboard`, which only a UI extension may have.
     public var mainStoryboard: String?
+    /// The class of ``mainStoryboard``'s initial view controller, read from the compiled
+    /// storyboard, when there is no principal class: the class the handshake names, as iOS
+    /// instantiates it.
+    public var storyboardEntryClass: String?
     /// Xcode's `PRODUCT_MODULE_NAME` for this extension: its executable name made an identifier.
     public var moduleName: String
     /// The extension's entitlements.
@@ -68,4 +72,13 @@ public struct ExtensionBundle: Sendable, Hashable {
 
     /// The bundle directory's name without `.appex`, as people call the extension ("WNonUIExt").
     public var name: String { url.deletingPathExtension().lastPathComponent }
+}
+
+extension ExtensionBundle {
+    /// This bundle with ``storyboardEntryClass`` set.
+    func withStoryboardEntryClass(_ className: String?) -> ExtensionBundle {
+        var bundle = self
+        bundle.storyboardEntryClass = className
+        return bundle
+    }
 }

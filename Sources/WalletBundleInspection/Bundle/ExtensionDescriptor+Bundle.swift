@@ -8,7 +8,7 @@ extension ExtensionDescriptor {
         self.init(bundlePath: bundle.url.path, executablePath: bundle.executableURL.path,
                   bundleIdentifier: bundle.bundleIdentifier,
                   containingAppBundleIdentifier: bundle.containingAppBundleIdentifier ?? "",
-                  principalClass: bundle.principalClass ?? bundle.mainStoryboard ?? "",
+                  principalClass: bundle.principalClass ?? bundle.storyboardEntryClass ?? bundle.mainStoryboard ?? "",
                   point: bundle.extensionPoint, appGroups: appGroups)
         keychainAccessGroups = bundle.keychainAccessGroups
         team = bundle.team

@@ -12,6 +12,8 @@ struct ExtensionCandidate {
     var extensionPoint: ExtensionPoint?
     var principalClass: String?
     var mainStoryboard: String?
+    /// The class of the storyboard's initial view controller, when the compiled storyboard names it.
+    var storyboardEntryClass: String?
     var minimumOSVersion: String?
     /// Every finding about this extension; containing-app checks add theirs.
     var findings: [ValidationFinding] = []
@@ -31,6 +33,7 @@ struct ExtensionCandidate {
             moduleName: BuildVariableExpander.moduleName(forExecutable: executableName),
             entitlements: manifest.entitlements, containingAppBundleIdentifier: containingAppBundleIdentifier,
             minimumOSVersion: minimumOSVersion, infoDictionary: manifest.info)
+            .withStoryboardEntryClass(storyboardEntryClass)
     }
 }
 
@@ -101,13 +104,19 @@ struct ExtensionReader {
         candidate.extensionPoint = point
     }
 
-    /// A non-UI extension needs a principal class; a UI one a principal class or a storyboard, never both.
+    /// A non-UI extension needs a principal class; a UI one a principal class, a storyboard, or
+    /// both (as Apple's sample ships: a MainInterface storyboard whose initial view controller is
+    /// the principal class), in which case the host uses the principal class, as iOS does.
     private func checkEntryPoint(of candidate: inout ExtensionCandidate, path: String) {
         let pointName = candidate.extensionPointIdentifier ?? "an app extension"
         switch (candidate.principalClass, candidate.mainStoryboard) {
-        case (_?, _?):
+        case (_?, _?) where candidate.extensionPoint?.role == .nonUI:
             candidate.findings.error(path, Key.extensionMainStoryboard,
-                                     "set together with NSExtensionPrincipalClass; an extension names exactly one of the two")
+                                     "not allowed for \(pointName), a non-UI extension point; remove it and keep NSExtensionPrincipalClass")
+        case (let principal?, let storyboard?):
+            candidate.findings.note(path, Key.extensionMainStoryboard,
+                                    "\"\(storyboard)\" is set beside NSExtensionPrincipalClass, as Apple's sample ships; "
+                                        + "the host uses the principal class \(principal), whose screen the storyboard's initial view controller is")
         case (nil, nil) where candidate.extensionPoint?.role == .ui:
             candidate.findings.error(path, Key.extensionPrincipalClass,
                                      "missing (required for \(pointName) unless NSExtensionMainStoryboard is set)")
@@ -116,9 +125,18 @@ struct ExtensionReader {
         case (nil, _?) where candidate.extensionPoint?.role == .nonUI:
             candidate.findings.error(path, Key.extensionMainStoryboard,
                                      "not allowed for \(pointName), a non-UI extension point; set NSExtensionPrincipalClass instead")
-        case (nil, _?) where candidate.extensionPoint?.role == .ui:
-            candidate.findings.note(path, Key.extensionMainStoryboard,
-                                    "the host cannot read storyboards, so the extension's runtime must find its entry point without a principal class")
+        case (nil, let storyboard?) where candidate.extensionPoint?.role == .ui:
+            // iOS instantiates the storyboard's initial view controller: its class is what the handshake names.
+            switch CompiledStoryboard.entryClass(named: storyboard, in: candidate.url) {
+            case .success(let className):
+                candidate.storyboardEntryClass = className
+                candidate.findings.note(path, Key.extensionMainStoryboard,
+                                        "the host uses the storyboard \(storyboard)'s initial view controller, \(className), as the principal class")
+            case .failure(let problem):
+                candidate.findings.note(path, Key.extensionMainStoryboard,
+                                        "the host cannot read storyboards here (\(problem.description)), so the handshake names "
+                                            + "\(storyboard) and the extension's runtime must answer to that name")
+            }
         case (_?, nil), (nil, _?):
             break
         }

@@ -42,7 +42,7 @@ public enum DeviceBuildCheck: String, CaseIterable, Sendable {
         case .infoPlist: "Info.plist (XML or binary) with CFBundleIdentifier and CFBundleExecutable"
         case .codeSignature: "Mach-O executable with an arm64 slice and an embedded code signature"
         case .paymentPassEntitlement: "payment-pass-provisioning signed into the app and both extensions"
-        case .appGroups: "the same App Groups in the app, the non-UI and the UI extension"
+        case .appGroups: "no extension in an App Group its app lacks (a subset of the app's groups, or none, is fine)"
         case .keychainGroups: "the same keychain access groups, each with the team prefix"
         case .extensionIdentifierPrefix: "extension bundle identifiers prefixed by the app's"
         case .extensionPoints: "both issuer-provisioning extension points, once each"

@@ -6,9 +6,10 @@ import WalletTestSupport
 /// (`IssuerBackendURL` in their Info.plist); the containing app is a shell script with nothing
 /// to set up.
 enum PatternIssuerApp {
-    /// Writes `NAME.app` under `directory` with `uiExecutable` (`PatternUIKitExt` or `PatternSwiftUIExt`).
+    /// Writes `NAME.app` under `directory` with `uiExecutable` (`PatternUIKitExt` or `PatternSwiftUIExt`);
+    /// `uiInfo` adds keys to the UI extension's Info.plist (`PatternLanguage`).
     static func assemble(in directory: URL, name: String, bundleIdentifier: String, uiExecutable: String,
-                         backend: URL) throws -> URL {
+                         backend: URL, uiInfo: [String: String] = [:]) throws -> URL {
         let app = directory.appendingPathComponent("\(name).app")
         try write(bundle: app, executable: "\(name)App", identifier: bundleIdentifier, packageType: "APPL", extensionPoint: nil,
                   principalClass: nil, backend: nil, script: "#!/bin/sh\necho \"\(name)App: nothing to set up\"\n")
@@ -20,12 +21,12 @@ enum PatternIssuerApp {
         try write(bundle: app.appendingPathComponent("PlugIns/\(uiExecutable).appex"), executable: uiExecutable,
                   identifier: "\(bundleIdentifier).\(uiExecutable)", packageType: "XPC!",
                   extensionPoint: "com.apple.PassKit.issuer-provisioning.authorization",
-                  principalClass: "\(uiExecutable).\(principal)", backend: backend, script: nil)
+                  principalClass: "\(uiExecutable).\(principal)", backend: backend, script: nil, extraInfo: uiInfo)
         return app
     }
 
     private static func write(bundle: URL, executable: String, identifier: String, packageType: String, extensionPoint: String?,
-                              principalClass: String?, backend: URL?, script: String?) throws {
+                              principalClass: String?, backend: URL?, script: String?, extraInfo: [String: String] = [:]) throws {
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         var info: [String: Any] = [
             "CFBundleExecutable": executable, "CFBundleIdentifier": identifier, "CFBundleName": executable,
@@ -36,6 +37,7 @@ enum PatternIssuerApp {
             info["NSExtension"] = ["NSExtensionPointIdentifier": extensionPoint, "NSExtensionPrincipalClass": principalClass]
         }
         if let backend { info["IssuerBackendURL"] = backend.absoluteString }
+        for (key, value) in extraInfo { info[key] = value }
         try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
             .write(to: bundle.appendingPathComponent("Info.plist"))
         let entitlements = ["com.apple.developer.payment-pass-provisioning": true]

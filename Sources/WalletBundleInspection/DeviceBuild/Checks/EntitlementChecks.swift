@@ -43,7 +43,9 @@ struct EntitlementChecks {
         if let errorName = policy.appGroupMismatchErrorName {
             consequence = "; on a device the extension cannot reach the app's data and \(policy.hostName) fails with \(errorName)"
         }
-        compareWithApp(build, key: key, listName: "App Groups", severity: .error, check: .appGroups, consequence: consequence, findings: &findings)
+        // Only a group the extension has and its app lacks: a subset, or none, is how real apps ship.
+        compareWithApp(build, key: key, listName: "App Groups", severity: .error, check: .appGroups, consequence: consequence,
+                       subsetIsFine: true, findings: &findings)
     }
 
     private func checkKeychainGroups(_ build: DeviceBuild, findings: inout [ValidationFinding]) {
@@ -72,11 +74,13 @@ struct EntitlementChecks {
         severity: ValidationFinding.Severity,
         check: DeviceBuildCheck,
         consequence: String,
+        subsetIsFine: Bool = false,
         findings: inout [ValidationFinding]
     ) {
         guard build.app.entitlements != nil else { return }
         let appList = Set(build.app.entitlementList(key))
         for bundle in build.walletExtensions where bundle.entitlements != nil {
+            if subsetIsFine, Set(bundle.entitlementList(key)).isSubset(of: appList) { continue }
             guard let difference = Self.difference(app: appList, bundle: Set(bundle.entitlementList(key)), bundleName: bundle.name) else { continue }
             findings.append(severity, check, bundle.entitlementsPath, key,
                             "\(bundle.name)'s \(listName) differ from \(build.app.name)'s: \(difference)\(consequence)")
