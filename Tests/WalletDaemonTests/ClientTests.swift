@@ -44,8 +44,12 @@ struct ClientTests {
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
         let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
         let subscriber = try DaemonClient(connectingTo: daemon.socketPath)
+        // A missed event fails the test in 10 s instead of hanging it.
+        subscriber.setReceiveTimeout(.seconds(10))
         _ = try await subscriber.call("events.subscribe", JSONValue.object(["kinds": .array([.string("result")])]))
-        _ = try await daemon.call("extension.call", .object(["appex": .string(appex), "method": .string("status")]))
+        // A generous deadline: the subject is the event stream, not the first launch's speed.
+        _ = try await daemon.call("extension.call", .object(["appex": .string(appex), "method": .string("status"),
+                                                             "deadlineMs": .integer(5000)]))
         // The handshake's answer (initialize) comes first, then the call's.
         var kinds: [JSONValue?] = []
         var methods: [JSONValue?] = []
