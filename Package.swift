@@ -109,14 +109,18 @@ let package = Package(
         .target(name: "WalletExtensionKit",
                 dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) }
                     + ["WalletExtensionRuntime", "WalletWire"]),
+        // What the runtime, bundle inspection and import share without running anything: extension
+        // points and their registry, extension descriptors, App Group identifiers, numbers for people.
+        .target(name: "ExtensionModel"),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
-        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn", "CWalletPoll"]),
+        // Re-exports ExtensionModel.
+        .target(name: "WalletHostRuntime", dependencies: ["ExtensionModel", "WalletWire", "CWalletSpawn", "CWalletPoll"]),
         // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
         .target(name: "WalletReports"),
         // Static inspection of bundles and device builds: manifests, entitlements,
         // `.ipa`/`.xcarchive`/Mach-O (with zlib), validation reports.
-        .target(name: "WalletBundleInspection", dependencies: ["WalletHostRuntime", "WalletReports", "WalletWire", "CZlib"]),
+        .target(name: "WalletBundleInspection", dependencies: ["ExtensionModel", "WalletReports", "WalletWire", "CZlib"]),
         // The conformance engine: checks, profiles, suites and their reports, for any extension point.
         .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
         // Apple Wallet: its two extension points and bundle rules, the simulated device, host
@@ -131,7 +135,7 @@ let package = Package(
         .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
                                                     "CWalletPoll"]),
         // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
-        .target(name: "XcodeImport", dependencies: ["WalletHostRuntime"]),
+        .target(name: "XcodeImport", dependencies: ["ExtensionModel"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                                "WalletWire", "WalletStress", "WalletDaemon", "XcodeImport"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
@@ -147,7 +151,8 @@ let package = Package(
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "SwiftUI", "WalletExtensionRuntime", "WalletWire",
                                                                    "WalletTestSupport"]),
-        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "ExtensionModel", "WalletWire", "CWalletSpawn",
+                                                                  "WalletTestSupport"]),
         // Inspection against Wallet's points and rules (the Wallet module declares them).
         .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",
                                                                         "WalletWire", "WalletTestSupport", "DeviceBuildFixtures"]),
