@@ -131,13 +131,18 @@ let package = Package(
         .target(name: "CWalletChaos"),
         .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",
                                                      "CWalletChaos"]),
-        // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
-                                                    "CWalletPoll"]),
+        // The daemon's client API apart from the server: DaemonClient, the method table (names,
+        // params, results), the Unix socket calls; `call`, `add-card` and the rest link it alone.
+        .target(name: "WalletDaemonClient", dependencies: ["ExtensionModel", "WalletHostRuntime", "Wallet", "WalletWire"]),
+        // The host daemon (`wallet-host serve`): socket server, warm extension pool, the methods.
+        // Re-exports WalletDaemonClient.
+        .target(name: "WalletDaemon", dependencies: ["WalletDaemonClient", "WalletHostRuntime", "WalletBundleInspection", "Wallet",
+                                                    "ConformanceEngine", "WalletWire", "CWalletPoll"]),
         // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
         .target(name: "XcodeImport", dependencies: ["ExtensionModel"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
-                                                               "WalletWire", "WalletStress", "WalletDaemon", "XcodeImport"]),
+                                                               "WalletWire", "WalletStress", "WalletDaemon", "WalletDaemonClient",
+                                                               "XcodeImport"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Wallet
-import WalletDaemon
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -82,7 +82,7 @@ struct AddCardCommand {
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
         // The HTML page draws the offered entries' art, which the daemon does not send back.
         if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
-            let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
+            let status = try await DaemonRoute.call(client, DaemonMethods.hostStatus, NoParams())
             if status.appsDirectory == appsURL.standardizedFileURL.path {
                 var report = try await runThroughDaemon(client, options: options, answering: recorder, printer: printer)
                 report.screens = recorder.screens
@@ -136,8 +136,8 @@ extension AddCardCommand {
         case nil: select = nil
         }
         let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true)
-        return try await DaemonRoute.call(client, "wallet.addCard", params, as: FlowReport.self, onNotification: { message in
-            if message.method == "wallet.transcript", case .string(let line)? = message.params?["line"] { printer.line(line) }
+        return try await DaemonRoute.call(client, DaemonMethods.walletAddCard, params, onNotification: { message in
+            if let transcript = message.params(of: DaemonMethods.walletTranscript) { printer.line(transcript.line) }
         }, onRequest: { request in
             switch request.method {
             case WireMethod.uiPrompt?:

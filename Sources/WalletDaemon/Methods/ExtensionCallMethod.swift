@@ -1,5 +1,6 @@
 import Foundation
 import Wallet
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -56,7 +57,7 @@ enum ExtensionCallMethod {
     static func register(on server: DaemonServer) {
         let pool = server.pool
         let hub = server.hub
-        server.registerDeferred("extension.call") { call, reply in
+        server.registerDeferred(DaemonMethods.extensionCall.name) { call, reply in
             let params: Params
             let deadline: Duration?
             do {
