@@ -109,14 +109,18 @@ let package = Package(
         .target(name: "WalletExtensionKit",
                 dependencies: (compatibilityModules + testingOverlayStandIns).map { .target(name: $0) }
                     + ["WalletExtensionRuntime", "WalletWire"]),
+        // What the runtime, bundle inspection and import share without running anything: extension
+        // points and their registry, extension descriptors, App Group identifiers, numbers for people.
+        .target(name: "ExtensionModel"),
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
-        .target(name: "WalletHostRuntime", dependencies: ["WalletWire", "CWalletSpawn", "CWalletPoll"]),
+        // Re-exports ExtensionModel.
+        .target(name: "WalletHostRuntime", dependencies: ["ExtensionModel", "WalletWire", "CWalletSpawn", "CWalletPoll"]),
         // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
         .target(name: "WalletReports"),
         // Static inspection of bundles and device builds: manifests, entitlements,
         // `.ipa`/`.xcarchive`/Mach-O (with zlib), validation reports.
-        .target(name: "WalletBundleInspection", dependencies: ["WalletHostRuntime", "WalletReports", "WalletWire", "CZlib"]),
+        .target(name: "WalletBundleInspection", dependencies: ["ExtensionModel", "WalletReports", "WalletWire", "CZlib"]),
         // The conformance engine: checks, profiles, suites and their reports, for any extension point.
         .target(name: "ConformanceEngine", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "WalletWire"]),
         // Apple Wallet: its two extension points and bundle rules, the simulated device, host
@@ -127,13 +131,18 @@ let package = Package(
         .target(name: "CWalletChaos"),
         .target(name: "WalletStress", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "WalletReports", "Wallet", "WalletWire",
                                                      "CWalletChaos"]),
-        // The host daemon (`wallet-host serve`): socket server, warm extension pool, client API.
-        .target(name: "WalletDaemon", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "Wallet", "ConformanceEngine", "WalletWire",
-                                                    "CWalletPoll"]),
+        // The daemon's client API apart from the server: DaemonClient, the method table (names,
+        // params, results), the Unix socket calls; `call`, `add-card` and the rest link it alone.
+        .target(name: "WalletDaemonClient", dependencies: ["ExtensionModel", "WalletHostRuntime", "Wallet", "WalletWire"]),
+        // The host daemon (`wallet-host serve`): socket server, warm extension pool, the methods.
+        // Re-exports WalletDaemonClient.
+        .target(name: "WalletDaemon", dependencies: ["WalletDaemonClient", "WalletHostRuntime", "WalletBundleInspection", "Wallet",
+                                                    "ConformanceEngine", "WalletWire", "CWalletPoll"]),
         // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
-        .target(name: "XcodeImport", dependencies: ["WalletHostRuntime"]),
+        .target(name: "XcodeImport", dependencies: ["ExtensionModel"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
-                                                               "WalletWire", "WalletStress", "WalletDaemon", "XcodeImport"]),
+                                                               "WalletWire", "WalletStress", "WalletDaemon", "WalletDaemonClient",
+                                                               "XcodeImport"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -147,7 +156,8 @@ let package = Package(
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "SwiftUI", "WalletExtensionRuntime", "WalletWire",
                                                                    "WalletTestSupport"]),
-        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "WalletWire", "CWalletSpawn", "WalletTestSupport"]),
+        .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "ExtensionModel", "WalletWire", "CWalletSpawn",
+                                                                  "WalletTestSupport"]),
         // Inspection against Wallet's points and rules (the Wallet module declares them).
         .testTarget(name: "WalletBundleInspectionTests", dependencies: ["WalletBundleInspection", "WalletHostRuntime", "Wallet",
                                                                         "WalletWire", "WalletTestSupport", "DeviceBuildFixtures"]),

@@ -74,7 +74,7 @@ extension AddCardFlow {
 
     /// The user's selection among the usable entries. Nil ends the flow.
     func select(_ entries: [WirePassEntry], options: AddCardOptions, report: inout FlowReport) -> [WirePassEntry]? {
-        let selection = options.selection ?? (userAgent as? ScriptedUserAgent)?.selection ?? .all
+        let selection = options.selection ?? .all
         switch selection {
         case .all:
             return entries

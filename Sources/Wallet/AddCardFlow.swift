@@ -8,17 +8,27 @@ public enum EntrySelection: Sendable, Equatable {
     case identifiers([String])
 }
 
-/// Options of one add-card run.
+/// Options of one add-card run: everything the flow is told, the user's preferences included
+/// (the flow never asks its user agent for them).
 public struct AddCardOptions: Sendable {
+    /// The device to add cards to.
     public var device: DeviceKind = .iphone
-    /// The issuer to pick (bundle id or app name); nil picks the user agent's choice or the first listed.
+    /// The issuer to pick (bundle id or app name); nil picks the first Wallet lists.
     public var issuer: String?
+    /// The entries to add; nil adds every usable entry.
     public var selection: EntrySelection?
 
+    /// Creates the options of one run.
     public init(device: DeviceKind = .iphone, issuer: String? = nil, selection: EntrySelection? = nil) {
         self.device = device
         self.issuer = issuer
         self.selection = selection
+    }
+
+    /// The options that carry out `preferences`: the device they name (else the iPhone), their
+    /// issuer and their selection.
+    public init(_ preferences: UserPreferences) {
+        self.init(device: preferences.device ?? .iphone, issuer: preferences.issuer, selection: preferences.selection)
     }
 }
 
@@ -130,8 +140,7 @@ public struct AddCardFlow: Sendable {
 
     private func chooseIssuer(_ options: AddCardOptions, _ issuers: [DiscoveredIssuer], report: inout FlowReport) -> DiscoveredIssuer? {
         let listed = issuers.filter(\.listed)
-        let wanted = options.issuer ?? (userAgent as? ScriptedUserAgent)?.issuer
-        if let wanted {
+        if let wanted = options.issuer {
             guard let issuer = issuers.first(where: { $0.bundleIdentifier == wanted || $0.name == wanted }) else {
                 report.failure = "no installed issuer app is called \(wanted)"
                 transcript("✘ \(report.failure!)")

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Wallet
-import WalletDaemon
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -9,9 +9,8 @@ import WalletWire
 struct AddCardCommand {
     let appsURL: URL
     let stateURL: URL
-    let options: AddCardOptions
-    /// Whether `--device` was given (else the user agent script may choose).
-    let deviceGiven: Bool
+    /// What `--issuer`, `--select` and `--device` state; a user agent script fills in the rest.
+    let commandLine: UserPreferences
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
@@ -58,14 +57,13 @@ struct AddCardCommand {
         guard parsed.positionals.isEmpty else { throw UsageError("add-card takes no positional arguments") }
         appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath)
         stateURL = StateCommands.stateURL(parsed)
-        var options = AddCardOptions()
-        options.device = try parsed.value("device").map(StateCommands.parseDevice) ?? .iphone
-        deviceGiven = parsed.value("device") != nil
-        options.issuer = parsed.value("issuer")
+        var commandLine = UserPreferences()
+        commandLine.device = try parsed.value("device").map(StateCommands.parseDevice)
+        commandLine.issuer = parsed.value("issuer")
         if let select = parsed.value("select") {
-            options.selection = select == "all" ? .all : .identifiers(try PassArguments.entryIdentifiers(select))
+            commandLine.selection = select == "all" ? .all : .identifiers(try PassArguments.entryIdentifiers(select))
         }
-        self.options = options
+        self.commandLine = commandLine
         userAgentFile = parsed.value("user-agent").map { URL(fileURLWithPath: $0) }
         interactive = parsed.has("interactive")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
@@ -78,30 +76,17 @@ struct AddCardCommand {
 
     func run() async throws -> Int32 {
         let printer = TranscriptPrinter(enabled: !json)
-        let userAgent: (any UserAgent)?
-        var options = options
-        if let userAgentFile {
-            let scripted = try ScriptedUserAgent(contentsOf: userAgentFile)
-            if !deviceGiven, let device = scripted.device { options.device = device }
-            userAgent = scripted
-        } else if interactive {
-            // With --json, prompts go to stderr so that stdout stays one JSON document.
-            userAgent = json ? InteractiveUserAgent(terminal: .fileDescriptors(input: STDIN_FILENO, output: STDERR_FILENO))
-                             : InteractiveUserAgent()
-        } else {
-            // The person at the terminal, else nobody: an issuer's sign-in then ends with a note on how to answer it.
-            userAgent = AddCardUser.unnamed(json: json)
-        }
+        let user = try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json)
+        let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
-        let recorder = userAgent.map { RecordingUserAgent(TranscribedUserAgent($0, line: printer.line)) }
+        let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
         // The HTML page draws the offered entries' art, which the daemon does not send back.
         if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
-            let status = try await DaemonRoute.call(client, "host.status", JSONValue.object([:]), as: DaemonAPI.Status.self)
+            let status = try await DaemonRoute.call(client, DaemonMethods.hostStatus, NoParams())
             if status.appsDirectory == appsURL.standardizedFileURL.path {
-                var report = try await runThroughDaemon(client, options: options, userAgent: userAgent, answering: recorder,
-                                                        printer: printer)
-                report.screens = recorder?.screens
-                return finish(report, userAgent: userAgent, printer: printer)
+                var report = try await runThroughDaemon(client, options: options, answering: recorder, printer: printer)
+                report.screens = recorder.screens
+                return finish(report, user: user, printer: printer)
             }
         }
         let installed = InstalledApps(directory: appsURL)
@@ -111,30 +96,27 @@ struct AddCardCommand {
         var configuration = configuration
         configuration.events = try state.openEventLog()
         var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
-                               userAgent: recorder ?? userAgent, transcript: { printer.line($0) })
+                               userAgent: recorder, transcript: { printer.line($0) })
         let offered = OfferedEntries()
         flow.offeredEntries = { offered.append($0) }
         var report = await flow.run(options)
-        report.screens = recorder?.screens
+        report.screens = recorder.screens
         if let htmlURL {
-            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder?.exchanges ?? []).render()
+            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges).render()
             try ReportFile.write(page, to: htmlURL, report: "HTML report")
         }
-        return finish(report, userAgent: userAgent, printer: printer)
+        return finish(report, user: user, printer: printer)
     }
 
     /// Prints the report (the transcript was printed as the flow went) and gives the exit status.
-    private func finish(_ report: FlowReport, userAgent: (any UserAgent)?, printer: TranscriptPrinter) -> Int32 {
-        let unanswered = (userAgent as? UnansweredUserAgent)?.hint(issuer: report.issuer) ?? []
+    private func finish(_ report: FlowReport, user: AddCardUserChoice, printer: TranscriptPrinter) -> Int32 {
         if json {
             printJSON((try? JSONOutput.encode(report)) ?? "{}")
+            // Only the hint on how to answer: the script's notes would be noise beside the JSON.
+            let unanswered = user.unanswered?.hint(issuer: report.issuer) ?? []
             if !unanswered.isEmpty { StandardError.write(unanswered.map { $0 + "\n" }.joined()) }
         } else {
-            unanswered.forEach(printer.line)
-            if let scripted = userAgent as? ScriptedUserAgent {
-                if scripted.ranOut { printer.line("note: the user agent script ran out of answers") }
-                if scripted.unusedAnswers > 0 { printer.line("note: \(scripted.unusedAnswers) scripted answer(s) were not used") }
-            }
+            user.notes(issuer: report.issuer).forEach(printer.line)
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1
@@ -145,21 +127,18 @@ extension AddCardCommand {
     /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications
     /// and are printed as they come; the UI extension's prompts arrive as requests and are
     /// answered here, by this command's user agent.
-    private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, userAgent: (any UserAgent)?,
-                                  answering answerer: (any UserAgent)?, printer: TranscriptPrinter) async throws -> FlowReport {
-        let scripted = userAgent as? ScriptedUserAgent
+    private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, answering answerer: any UserAgent,
+                                  printer: TranscriptPrinter) async throws -> FlowReport {
         var select: [String]?
-        switch options.selection ?? scripted?.selection {
+        switch options.selection {
         case .all?: select = ["all"]
         case .identifiers(let identifiers)?: select = identifiers
         case nil: select = nil
         }
-        let params = DaemonAPI.AddCardParams(issuer: options.issuer ?? scripted?.issuer, device: options.device, select: select,
-                                             userAgent: userAgent != nil)
-        return try await DaemonRoute.call(client, "wallet.addCard", params, as: FlowReport.self, onNotification: { message in
-            if message.method == "wallet.transcript", case .string(let line)? = message.params?["line"] { printer.line(line) }
+        let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true)
+        return try await DaemonRoute.call(client, DaemonMethods.walletAddCard, params, onNotification: { message in
+            if let transcript = message.params(of: DaemonMethods.walletTranscript) { printer.line(transcript.line) }
         }, onRequest: { request in
-            guard let answerer else { throw UserAgentError("no user agent is attached to answer \(request.method ?? "")") }
             switch request.method {
             case WireMethod.uiPrompt?:
                 return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))

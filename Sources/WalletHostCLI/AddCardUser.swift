@@ -7,14 +7,13 @@ import Glibc
 #endif
 
 /// Who answers the UI extension for `add-card` when neither `--user-agent FILE` nor
-/// `--interactive` was given: the person at the terminal when standard input is one (as
-/// `--interactive` asks), else nobody (``UnansweredUserAgent``), which ends an issuer's sign-in
-/// with a note that says how to answer it.
+/// `--interactive` was given (``AddCardUserChoice`` decides): the person at the terminal when
+/// standard input is one (as `--interactive` asks), else nobody (``UnansweredUserAgent``), which
+/// ends an issuer's sign-in with a note that says how to answer it.
 enum AddCardUser {
-    /// The terminal's user when stdin is a terminal, else ``UnansweredUserAgent``.
+    /// The person at the terminal (standard input is one), asked as `--interactive` asks.
     /// - Parameter json: Whether stdout carries the JSON report, so prompts must not.
-    static func unnamed(json: Bool) -> any UserAgent {
-        guard isatty(STDIN_FILENO) == 1 else { return UnansweredUserAgent() }
+    static func terminal(json: Bool) -> any UserAgent {
         // Prompts go where the person sees them: stdout unless it carries JSON or is not a terminal.
         let output = !json && isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO
         return TerminalFallbackUserAgent(terminal: .fileDescriptors(input: STDIN_FILENO, output: output))

@@ -1,7 +1,7 @@
 import Foundation
 import Wallet
 import WalletBundleInspection
-import WalletDaemon
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -103,16 +103,15 @@ struct CallCommand {
 
     /// The same call on the daemon's warm process; the daemon renders the report.
     private func runThroughDaemon(_ client: DaemonClient) async throws -> Int32 {
-        var request: [String: JSONValue] = ["appex": .string(appexURL.standardizedFileURL.path), "method": .string(method),
-                                            "params": params, "transcript": .bool(!json)]
-        if let deadline = configuration.deadlineOverrides[method] { request["deadlineMs"] = .double(deadline.milliseconds) }
-        let answer = try await DaemonRoute.call(client, "extension.call", JSONValue.object(request), as: JSONValue.self)
+        let request = DaemonAPI.ExtensionCallParams(appex: appexURL.standardizedFileURL.path, method: method, params: params,
+                                                    deadlineMs: configuration.deadlineOverrides[method]?.milliseconds, transcript: !json)
+        let answer = try await DaemonRoute.call(client, DaemonMethods.extensionCall, request)
         if json {
-            printJSON(DaemonRoute.compactJSON(answer["report"] ?? .null))
-        } else if case .string(let transcript)? = answer["transcript"] {
+            printJSON(DaemonRoute.compactJSON(answer.report))
+        } else if let transcript = answer.transcript {
             print(transcript)
         }
-        return answer["succeeded"] == .bool(true) ? 0 : 1
+        return answer.succeeded ? 0 : 1
     }
 
     /// After a missed deadline, gives the extension its grace to answer late, so the report can

@@ -1,7 +1,7 @@
 import ConformanceEngine
 import Foundation
 import Wallet
-import WalletDaemon
+import WalletDaemonClient
 import WalletHostRuntime
 
 /// `wallet-host conform APPEX...`: the conformance battery against each extension, every check
@@ -102,9 +102,9 @@ struct ConformCommand {
     private func runThroughDaemon(_ client: DaemonClient, appexes: [URL]) async throws -> Int32 {
         let printer = TranscriptPrinter(enabled: !json)
         let params = DaemonAPI.ConformParams(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
-        let answer = try await DaemonRoute.call(client, "extension.conform", params, as: DaemonAPI.ConformAnswer.self,
+        let answer = try await DaemonRoute.call(client, DaemonMethods.extensionConform, params,
                                                 onNotification: { message in
-            if message.method == "conform.report", case .string(let text)? = message.params?["text"] { printer.line(text) }
+            if let report = message.params(of: DaemonMethods.conformReport) { printer.line(report.text) }
         })
         if let junitURL, let junit = answer.junit {
             try ReportFile.write(junit, to: junitURL, report: "JUnit report")

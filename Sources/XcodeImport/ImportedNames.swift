@@ -1,4 +1,4 @@
-import WalletHostRuntime
+import ExtensionModel
 
 /// The rules for the values of a project that `import` turns into file names and Swift names: a
 /// target's `PRODUCT_NAME`, `EXECUTABLE_NAME` and `FULL_PRODUCT_NAME` name files and folders under

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Wallet
 @testable import WalletDaemon
 import WalletHostRuntime
 import WalletTestSupport

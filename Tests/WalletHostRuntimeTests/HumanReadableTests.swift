@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WalletHostRuntime
+@testable import ExtensionModel
 
 /// The one-decimal numbers of the host's sentences, written without `String(format:)`.
 @Suite("HumanReadable")

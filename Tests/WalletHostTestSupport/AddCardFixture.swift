@@ -51,7 +51,9 @@ public struct AddCardFixture {
     public func run(_ script: String, device kind: DeviceKind = .iphone,
                     configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> (FlowReport, ScriptedUserAgent) {
         let agent = try ScriptedUserAgent(data: Data(script.utf8))
-        return (await flow(userAgent: agent, configure: configure).run(AddCardOptions(device: kind)), agent)
+        // The script's issuer and selection, as the command line passes them: data, not a downcast.
+        let options = AddCardOptions(UserPreferences(device: kind).fillingGaps(from: agent.script.preferences))
+        return (await flow(userAgent: agent, configure: configure).run(options), agent)
     }
 
     /// What Wallet's discovery makes of the issuer for `kind` (its status, or why it is not listed).

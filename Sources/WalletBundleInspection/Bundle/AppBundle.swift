@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 /// A containing app (`.app`) that passed validation, with the extensions in its `PlugIns` directory.

@@ -1,4 +1,4 @@
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 extension ValidationFinding.Key {

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 /// The entitlements a bundle declares in its optional `.entitlements` property list.

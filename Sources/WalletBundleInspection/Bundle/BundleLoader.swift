@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 
 /// Loads `.app` bundles with their `PlugIns/*.appex` extensions and validates their manifests.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 
 /// What the checks between an app and its extensions need to know about the app.
 struct ContainingAppSummary {

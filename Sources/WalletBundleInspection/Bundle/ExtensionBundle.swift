@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 /// An app extension (`.appex`) that passed validation and can be run by the host.

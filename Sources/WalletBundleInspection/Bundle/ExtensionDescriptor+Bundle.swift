@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 
 extension ExtensionDescriptor {
     /// The descriptor for a loaded extension bundle.

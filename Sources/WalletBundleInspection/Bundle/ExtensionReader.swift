@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 /// An extension read from disk and checked on its own, before the checks that need its containing app.

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 import WalletWire
 
 /// Reads a property list file (XML or binary) whose top level must be a dictionary.

@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 
 /// Validates what Xcode ships, as a device would see it: an `.ipa`, an `.xcarchive` or a built
 /// `.app` (one whose executable is Mach-O). Nothing is unpacked to disk.

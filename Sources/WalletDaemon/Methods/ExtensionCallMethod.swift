@@ -1,5 +1,6 @@
 import Foundation
 import Wallet
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -57,7 +58,7 @@ enum ExtensionCallMethod {
     static func register(on server: DaemonServer) {
         let pool = server.pool
         let hub = server.hub
-        server.register("extension.call", starting: { request in
+        server.register(DaemonMethods.extensionCall.name, starting: { request in
             let params: Params
             let deadline: Duration?
             do {

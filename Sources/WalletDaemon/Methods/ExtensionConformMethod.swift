@@ -1,6 +1,7 @@
 import ConformanceEngine
 import Foundation
 import Wallet
+import WalletDaemonClient
 
 /// `extension.conform`: `wallet-host conform --state DIR` on the daemon serving DIR. Each
 /// extension's report comes as a `conform.report` notification as soon as its checks ran; the
@@ -8,14 +9,14 @@ import Wallet
 enum ExtensionConformMethod {
     static func register(on server: DaemonServer) {
         let pool = server.pool
-        server.register("extension.conform") { call in
+        server.register(DaemonMethods.extensionConform.name) { call in
             let params = try call.params(DaemonAPI.ConformParams.self)
             let suite = WalletConformance.suite(state: pool.device.state, options: ConformanceOptions(configuration: pool.configuration))
             let started = Date()
             var reports: [ConformanceReport] = []
             for appex in params.appexes {
                 let report = await suite.run(appex: URL(fileURLWithPath: appex))
-                call.client.notify("conform.report", ["text": report.render()])
+                call.client.notify(DaemonMethods.conformReport.name, ["text": report.render()])
                 reports.append(report)
             }
             return DaemonAPI.ConformAnswer(passed: reports.allSatisfy(\.passed), extensions: reports.count,

@@ -1,3 +1,4 @@
+import Wallet
 import WalletHostRuntime
 import WalletWire
 

@@ -1,6 +1,7 @@
 import Foundation
 import Wallet
 import WalletBundleInspection
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -25,19 +26,19 @@ public struct WalletMethods: Sendable {
     /// Registers every method on the server.
     public func register() {
         let server = server
-        server.register("host.status") { _ in await status() }
-        server.register("host.shutdown") { _ in
+        server.register(DaemonMethods.hostStatus.name) { _ in await status() }
+        server.register(DaemonMethods.hostShutdown.name) { _ in
             requestShutdown()
             return DaemonAPI.Stopping(stopping: true)
         }
-        server.register("apps.list") { _ in await appsList() }
-        server.register("apps.reload") { _ in await server.pool.reload() }
-        server.register("apps.open") { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
-        server.register("passes.list") { call in
+        server.register(DaemonMethods.appsList.name) { _ in await appsList() }
+        server.register(DaemonMethods.appsReload.name) { _ in await server.pool.reload() }
+        server.register(DaemonMethods.appsOpen.name) { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
+        server.register(DaemonMethods.passesList.name) { call in
             let params = try call.params(DaemonAPI.DeviceParams.self)
             return try device.passes().filter { params.device == nil || $0.device == params.device }
         }
-        server.register("passes.add") { call in
+        server.register(DaemonMethods.passesAdd.name) { call in
             let params = try call.params(DaemonAPI.PassParams.self)
             let pass = PassRecord(primaryAccountIdentifier: params.primaryAccountIdentifier,
                                   primaryAccountNumberSuffix: params.primaryAccountNumberSuffix ?? "0000",
@@ -45,30 +46,30 @@ public struct WalletMethods: Sendable {
             try device.addPass(pass)
             return pass
         }
-        server.register("passes.remove") { call in
+        server.register(DaemonMethods.passesRemove.name) { call in
             let params = try call.params(DaemonAPI.PassParams.self)
             return DaemonAPI.Removed(removed: try device.removePass(primaryAccountIdentifier: params.primaryAccountIdentifier,
                                                                     device: params.device))
         }
-        server.register("passes.reset") { call in
+        server.register(DaemonMethods.passesReset.name) { call in
             try device.resetPasses(device: call.params(DaemonAPI.DeviceParams.self).device)
             return ["reset": true]
         }
-        server.register("device.get") { _ in try device.settings() }
-        server.register("device.set") { call in
+        server.register(DaemonMethods.deviceGet.name) { _ in try device.settings() }
+        server.register(DaemonMethods.deviceSet.name) { call in
             let params = try call.params(DaemonAPI.DeviceSettingsParams.self)
             if let paired = params.watchPaired { try device.updateSettings { $0.watchPaired = paired } }
             return try device.settings()
         }
-        server.register("wallet.discover") { call in
+        server.register(DaemonMethods.walletDiscover.name) { call in
             let params = try call.params(DaemonAPI.DeviceParams.self)
             let flow = await makeFlow(userAgent: nil, transcript: { _ in })
             let found = await flow.discoverTimed(params.device ?? .iphone)
             return DaemonAPI.Discovered(issuers: found.issuers, milliseconds: found.milliseconds)
         }
-        server.register("wallet.addCard") { call in try await addCard(call) }
-        server.register("events.subscribe") { call in try subscribe(call) }
-        server.register("events.unsubscribe") { call in
+        server.register(DaemonMethods.walletAddCard.name) { call in try await addCard(call) }
+        server.register(DaemonMethods.eventsSubscribe.name) { call in try subscribe(call) }
+        server.register(DaemonMethods.eventsUnsubscribe.name) { call in
             let params = try call.params(DaemonAPI.UnsubscribeParams.self)
             guard call.client.removeSubscription(params.subscription) else {
                 throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "this client has no subscription \(params.subscription)")
@@ -76,7 +77,7 @@ public struct WalletMethods: Sendable {
             server.hub.unsubscribe(params.subscription)
             return ["unsubscribed": params.subscription]
         }
-        server.register("processes.list") { _ in DaemonAPI.Processes(processes: await server.pool.processes()) }
+        server.register(DaemonMethods.processesList.name) { _ in DaemonAPI.Processes(processes: await server.pool.processes()) }
         ExtensionCallMethod.register(on: server)
         ExtensionConformMethod.register(on: server)
     }
@@ -158,10 +159,10 @@ public struct WalletMethods: Sendable {
             options.selection = select == ["all"] ? .all : .identifiers(select)
         }
         let flow = await makeFlow(userAgent: userAgent) { line in
-            client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: line))
+            client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: line))
         }
         for finding in pool.installed.findings where finding.isError {
-            client.notify("wallet.transcript", DaemonAPI.TranscriptLine(line: "! \(finding)"))
+            client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: "! \(finding)"))
         }
         return await flow.run(options)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Wallet
 import WalletBundleInspection
+import WalletDaemonClient
 import WalletHostRuntime
 
 /// The daemon's extension processes: one warm ``ExtensionRunner`` per extension bundle, shared
@@ -167,50 +168,5 @@ public final class ExtensionPool: Sendable {
         state.retiring.removeAll { $0.pid == nil }
         state.retiring.append(runner)
         runner.retire(reason: reason)
-    }
-}
-
-/// What a reload changed, by bundle identifier.
-public struct ReloadSummary: Sendable, Codable, Equatable {
-    public var added: [String] = []
-    public var replaced: [String] = []
-    public var removed: [String] = []
-    public init() {}
-}
-
-/// One line of `wallet-host ps`.
-public struct ProcessListing: Sendable, Codable, Equatable {
-    /// `warm` (kept warm, no call), `busy` (a call in flight), `idle` (running, stopped after the
-    /// idle timeout), `stopped`, `crash-looping`.
-    public var state: String
-    public var bundleIdentifier: String
-    public var pid: Int32?
-    public var path: String?
-    public var calls: Int
-    public var deadlineMisses: Int
-    public var peakFootprintBytes: Int?
-    public var launches: Int
-    public var crashes: Int
-    public var uptimeSeconds: Double?
-    public var lastError: String?
-
-    init(row: ProcessTable.Row, pid: Int32?, path: String?, keepWarm: Bool, crashLooping: Bool) {
-        bundleIdentifier = row.bundleIdentifier
-        self.pid = pid
-        self.path = path
-        calls = row.calls
-        deadlineMisses = row.deadlineMisses
-        peakFootprintBytes = row.peakFootprintBytes
-        launches = row.launches
-        crashes = row.crashes
-        lastError = row.lastError
-        uptimeSeconds = pid.flatMap { row.starts[$0]?.time }.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 }
-        if pid == nil {
-            state = crashLooping ? "crash-looping" : "stopped"
-        } else if row.callsInFlight > 0 {
-            state = "busy"
-        } else {
-            state = keepWarm ? "warm" : "idle"
-        }
     }
 }

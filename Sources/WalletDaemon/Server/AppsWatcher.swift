@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WalletDaemonClient
 import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc

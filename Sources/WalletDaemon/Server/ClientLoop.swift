@@ -1,6 +1,7 @@
 import CWalletPoll
 import Foundation
 import Synchronization
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 #if canImport(Glibc)

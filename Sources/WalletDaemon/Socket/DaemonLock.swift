@@ -1,4 +1,5 @@
 import Foundation
+import WalletDaemonClient
 import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc

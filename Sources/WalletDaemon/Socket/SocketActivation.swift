@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import WalletDaemonClient
 #endif
 
 /// systemd's socket activation (`sd_listen_fds(3)`): when `LISTEN_PID` is this process and

@@ -1,5 +1,5 @@
 import Foundation
-import WalletDaemon
+import WalletDaemonClient
 import WalletWire
 
 /// Whether a command runs through the daemon: the one named by `--connect`, else the one
@@ -33,7 +33,17 @@ struct DaemonRoute {
         return try? DaemonClient(connectingTo: Self.socketPath(forState: state))
     }
 
-    /// Runs a daemon request, turning its error answer into the one sentence `wallet-host` prints.
+    /// Runs one of the client API's methods, turning its error answer into the one sentence
+    /// `wallet-host` prints.
+    static func call<Params, Result>(_ client: DaemonClient, _ method: DaemonMethod<Params, Result>, _ params: Params,
+                                     onNotification: (DaemonMessage) -> Void = { _ in },
+                                     onRequest: ((DaemonMessage) async throws -> any Encodable & Sendable)? = nil) async throws -> Result {
+        try await call(client, method.name, params, as: Result.self, onNotification: onNotification, onRequest: onRequest)
+    }
+
+    /// Runs a daemon request by its method's name (``DaemonMethods``), its result read as `type`
+    /// (`ps --json` prints the daemon's JSON as it came), turning its error answer into the one
+    /// sentence `wallet-host` prints.
     static func call<Result: Decodable>(_ client: DaemonClient, _ method: String, _ params: any Encodable & Sendable,
                                         as type: Result.Type,
                                         onNotification: (DaemonMessage) -> Void = { _ in },
@@ -49,7 +59,7 @@ struct DaemonRoute {
 
     /// The apps directory the daemon serves (nil when it does not say).
     static func appsDirectory(of client: DaemonClient) async -> String? {
-        try? await client.call("host.status", [String: String](), as: DaemonAPI.Status.self).appsDirectory
+        try? await client.call(DaemonMethods.hostStatus).appsDirectory
     }
 
     /// Prints a JSON value as `wallet-host` prints its one-line JSON reports.

@@ -1,6 +1,6 @@
 import Foundation
 import Wallet
-import WalletDaemon
+import WalletDaemonClient
 import WalletWire
 
 /// Where `passes`, `device` and `app open` read and change the simulated device: the state
@@ -54,40 +54,38 @@ struct DaemonDeviceState: DeviceStateAccess {
     let client: DaemonClient
 
     func passes() async throws -> [PassRecord] {
-        try await DaemonRoute.call(client, "passes.list", DaemonAPI.DeviceParams(), as: [PassRecord].self)
+        try await DaemonRoute.call(client, DaemonMethods.passesList, DaemonAPI.DeviceParams())
     }
 
     func addPass(_ pass: PassRecord) async throws -> PassRecord {
-        try await DaemonRoute.call(client, "passes.add",
+        try await DaemonRoute.call(client, DaemonMethods.passesAdd,
                                    DaemonAPI.PassParams(primaryAccountIdentifier: pass.primaryAccountIdentifier,
                                                         primaryAccountNumberSuffix: pass.primaryAccountNumberSuffix,
-                                                        device: pass.device, issuer: pass.issuer, team: pass.team), as: PassRecord.self)
+                                                        device: pass.device, issuer: pass.issuer, team: pass.team))
     }
 
     func removePass(primaryAccountIdentifier: String, device: DeviceKind?) async throws -> Int {
-        try await DaemonRoute.call(client, "passes.remove",
-                                   DaemonAPI.PassParams(primaryAccountIdentifier: primaryAccountIdentifier, device: device),
-                                   as: DaemonAPI.Removed.self).removed
+        try await DaemonRoute.call(client, DaemonMethods.passesRemove,
+                                   DaemonAPI.PassParams(primaryAccountIdentifier: primaryAccountIdentifier, device: device)).removed
     }
 
     func resetPasses(device: DeviceKind?) async throws {
-        _ = try await DaemonRoute.call(client, "passes.reset", DaemonAPI.DeviceParams(device: device), as: JSONValue.self)
+        _ = try await DaemonRoute.call(client, DaemonMethods.passesReset, DaemonAPI.DeviceParams(device: device))
     }
 
     func settings() async throws -> DeviceSettings {
-        try await DaemonRoute.call(client, "device.get", DaemonAPI.DeviceSettingsParams(), as: DeviceSettings.self)
+        try await DaemonRoute.call(client, DaemonMethods.deviceGet, NoParams())
     }
 
     func setWatchPaired(_ paired: Bool) async throws {
-        _ = try await DaemonRoute.call(client, "device.set", DaemonAPI.DeviceSettingsParams(watchPaired: paired), as: DeviceSettings.self)
+        _ = try await DaemonRoute.call(client, DaemonMethods.deviceSet, DaemonAPI.DeviceSettingsParams(watchPaired: paired))
     }
 
     func openApp(_ reference: String, appsDirectory: String?, containerQuota: Int??) async throws -> DaemonAPI.OpenedApp {
         let url = URL(fileURLWithPath: reference)
         let isPath = url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path)
-        return try await DaemonRoute.call(client, "apps.open",
+        return try await DaemonRoute.call(client, DaemonMethods.appsOpen,
                                           DaemonAPI.OpenAppParams(app: isPath ? url.standardizedFileURL.path : reference,
-                                                                  containerQuotaBytes: containerQuota ?? nil),
-                                          as: DaemonAPI.OpenedApp.self)
+                                                                  containerQuotaBytes: containerQuota ?? nil))
     }
 }

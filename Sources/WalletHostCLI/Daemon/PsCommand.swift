@@ -1,5 +1,5 @@
 import Foundation
-import WalletDaemon
+import WalletDaemonClient
 import WalletHostRuntime
 import WalletWire
 
@@ -38,7 +38,7 @@ struct PsCommand {
         } catch {
             throw CommandFailure("no wallet-host daemon answers on \(socket) (start one with wallet-host serve): \(error)")
         }
-        let answer = try await DaemonRoute.call(client, "processes.list", [String: String](), as: JSONValue.self)
+        let answer = try await DaemonRoute.call(client, DaemonMethods.processesList.name, NoParams(), as: JSONValue.self)
         if json {
             printJSON(DaemonRoute.compactJSON(answer))
             return 0

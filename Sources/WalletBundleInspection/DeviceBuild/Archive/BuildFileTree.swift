@@ -1,5 +1,5 @@
 import Foundation
-import WalletHostRuntime
+import ExtensionModel
 
 /// The files of a shipped build, wherever they are stored: a zip archive read in memory
 /// (`.ipa`) or a directory (`.xcarchive`, a built `.app`).

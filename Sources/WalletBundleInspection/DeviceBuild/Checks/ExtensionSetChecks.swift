@@ -1,4 +1,4 @@
-import WalletHostRuntime
+import ExtensionModel
 /// The checks on the app's extensions as a set and on each Wallet extension's entry point:
 /// identifier prefixes, the two extension points once each, the principal class.
 struct ExtensionSetChecks {

@@ -1,5 +1,4 @@
 import Foundation
-import Wallet
 import WalletHostRuntime
 import WalletWire
 
@@ -130,7 +129,7 @@ public enum CallReport {
     }
 
     /// Milliseconds as the report gives them: to the microsecond.
-    static func rounded(_ value: Double) -> Double {
+    package static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
     }
 

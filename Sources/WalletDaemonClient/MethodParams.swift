@@ -1,6 +1,6 @@
+import ExtensionModel
 import Foundation
 import Wallet
-import WalletHostRuntime
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
 public enum DaemonAPI {
@@ -28,6 +28,11 @@ public enum DaemonAPI {
 
     public struct Removed: Codable, Sendable {
         public var removed: Int
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(removed: Int) {
+            self.removed = removed
+        }
     }
 
     public struct DeviceSettingsParams: Codable, Sendable {
@@ -63,6 +68,12 @@ public enum DaemonAPI {
     public struct Discovered: Codable, Sendable {
         public var issuers: [DiscoveredIssuer]
         public var milliseconds: Double
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(issuers: [DiscoveredIssuer], milliseconds: Double) {
+            self.issuers = issuers
+            self.milliseconds = milliseconds
+        }
     }
 
     public struct AddCardParams: Codable, Sendable {
@@ -82,20 +93,41 @@ public enum DaemonAPI {
 
     public struct TranscriptLine: Codable, Sendable {
         public var line: String
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(line: String) {
+            self.line = line
+        }
     }
 
     public struct SubscribeParams: Codable, Sendable {
         /// Event kinds to receive (`call`, `exit`, ...); absent for every kind.
         public var kinds: [String]?
         public var bundleIdentifier: String?
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(kinds: [String]? = nil, bundleIdentifier: String? = nil) {
+            self.kinds = kinds
+            self.bundleIdentifier = bundleIdentifier
+        }
     }
 
     public struct Subscribed: Codable, Sendable {
         public var subscription: Int
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(subscription: Int) {
+            self.subscription = subscription
+        }
     }
 
     public struct UnsubscribeParams: Codable, Sendable {
         public var subscription: Int
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(subscription: Int) {
+            self.subscription = subscription
+        }
     }
 
     public struct InstalledApp: Codable, Sendable {
@@ -103,11 +135,26 @@ public enum DaemonAPI {
             public var bundleIdentifier: String
             public var role: ExtensionRole
             public var path: String
+
+            /// Creates the value from its members (the daemon, another module, makes it).
+            public init(bundleIdentifier: String, role: ExtensionRole, path: String) {
+                self.bundleIdentifier = bundleIdentifier
+                self.role = role
+                self.path = path
+            }
         }
         public var bundleIdentifier: String
         public var name: String
         public var path: String
         public var extensions: [Extension]
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(bundleIdentifier: String, name: String, path: String, extensions: [Extension]) {
+            self.bundleIdentifier = bundleIdentifier
+            self.name = name
+            self.path = path
+            self.extensions = extensions
+        }
     }
 
     public struct AppsList: Codable, Sendable {
@@ -115,10 +162,22 @@ public enum DaemonAPI {
         public var apps: [InstalledApp]
         /// Error findings of bundles that were not installed, as `path: key: problem`.
         public var problems: [String]
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(appsDirectory: String, apps: [InstalledApp], problems: [String]) {
+            self.appsDirectory = appsDirectory
+            self.apps = apps
+            self.problems = problems
+        }
     }
 
     public struct Processes: Codable, Sendable {
         public var processes: [ProcessListing]
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(processes: [ProcessListing]) {
+            self.processes = processes
+        }
     }
 
     public struct Status: Codable, Sendable {
@@ -151,6 +210,36 @@ public enum DaemonAPI {
         /// Event notifications dropped because a connected client read too slowly.
         public var droppedEvents: Int
         public var draining: Bool
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(pid: Int32, version: Int, stateDirectory: String, appsDirectory: String, socket: String? = nil,
+                    keepWarm: Bool, idleTimeoutSeconds: Double? = nil, uptimeSeconds: Double, clients: Int,
+                    maximumClients: Int, clientRequestsInFlight: Int, refusedClients: Int, requestsInFlight: Int,
+                    requestsServed: Int, extensions: Int, runningProcesses: Int, subscriptions: Int, reloads: Int,
+                    bundleChecksSkipped: Int, refusedPeers: Int, droppedEvents: Int, draining: Bool) {
+            self.pid = pid
+            self.version = version
+            self.stateDirectory = stateDirectory
+            self.appsDirectory = appsDirectory
+            self.socket = socket
+            self.keepWarm = keepWarm
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.uptimeSeconds = uptimeSeconds
+            self.clients = clients
+            self.maximumClients = maximumClients
+            self.clientRequestsInFlight = clientRequestsInFlight
+            self.refusedClients = refusedClients
+            self.requestsInFlight = requestsInFlight
+            self.requestsServed = requestsServed
+            self.extensions = extensions
+            self.runningProcesses = runningProcesses
+            self.subscriptions = subscriptions
+            self.reloads = reloads
+            self.bundleChecksSkipped = bundleChecksSkipped
+            self.refusedPeers = refusedPeers
+            self.droppedEvents = droppedEvents
+            self.draining = draining
+        }
     }
 
     /// `extension.conform`'s params.
@@ -174,10 +263,24 @@ public enum DaemonAPI {
         /// The reports as `conform --json` prints them.
         public var json: String
         public var junit: String?
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(passed: Bool, extensions: Int, failed: [String], json: String, junit: String? = nil) {
+            self.passed = passed
+            self.extensions = extensions
+            self.failed = failed
+            self.json = json
+            self.junit = junit
+        }
     }
 
     public struct Stopping: Codable, Sendable {
         public var stopping: Bool
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(stopping: Bool) {
+            self.stopping = stopping
+        }
     }
 
     /// The client API's version, in `host.status`.

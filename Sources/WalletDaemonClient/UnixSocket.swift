@@ -139,7 +139,7 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 
-    static func reason(_ code: Int32 = errno) -> String {
+    package static func reason(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 }

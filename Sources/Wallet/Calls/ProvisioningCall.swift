@@ -1,6 +1,4 @@
-import ConformanceEngine
 import Foundation
-import Wallet
 import WalletHostRuntime
 import WalletWire
 
@@ -13,10 +11,12 @@ public struct ProvisioningCall: Sendable {
     public let params: JSONValue
     let pki: DevicePKI
 
-    /// - Throws: ``DaemonError`` when the params are not an object; the PKI's error when the
+    /// - Throws: `RPCErrorObject` (invalid params) when the params are not an object; the PKI's error when the
     ///   device's keys cannot be read or made.
     public init(params given: JSONValue, state: StateDirectory) throws {
-        guard case .object(var object) = given else { throw DaemonError("--params must be a JSON object") }
+        guard case .object(var object) = given else {
+            throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "--params must be a JSON object")
+        }
         var scheme = "ECC_V2"
         if case .object(let configuration)? = object["configuration"], case .string(let named)? = configuration["encryptionScheme"],
            DevicePKI.schemes.contains(named) {

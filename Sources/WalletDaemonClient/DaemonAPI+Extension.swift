@@ -1,0 +1,44 @@
+import WalletWire
+
+extension DaemonAPI {
+    /// `extension.call`'s params, as a client sends them (the daemon reads them as its own
+    /// `ExtensionCallMethod.Params`, with a plain-JSON fast path).
+    public struct ExtensionCallParams: Codable, Sendable {
+        /// The `.appex` path.
+        public var appex: String
+        /// The extension's method (`status`).
+        public var method: String
+        /// The method's params; absent for none.
+        public var params: JSONValue?
+        /// This call's deadline in milliseconds, instead of the daemon's for the method.
+        public var deadlineMs: Double?
+        /// Also answer the human transcript `wallet-host call` prints.
+        public var transcript: Bool?
+
+        /// Creates the params of one call.
+        public init(appex: String, method: String, params: JSONValue? = nil, deadlineMs: Double? = nil, transcript: Bool? = nil) {
+            self.appex = appex
+            self.method = method
+            self.params = params
+            self.deadlineMs = deadlineMs
+            self.transcript = transcript
+        }
+    }
+
+    /// What `extension.call` answers: the report `wallet-host call --json` prints, the transcript
+    /// it prints without `--json` (when asked), and whether the call succeeded.
+    public struct ExtensionCallAnswer: Codable, Sendable {
+        /// The report, as `CallReport.json` writes it.
+        public var report: JSONValue
+        /// The human transcript, when the params asked for it.
+        public var transcript: String?
+        /// Whether the call succeeded (the command's exit status 0).
+        public var succeeded: Bool
+    }
+
+    /// `conform.report`'s params: one extension's conformance report as `conform` prints it.
+    public struct ConformReportText: Codable, Sendable {
+        /// The report's text.
+        public var text: String
+    }
+}
