@@ -77,6 +77,12 @@ extension ExtensionRunner {
         return .success((launch, true))
     }
 
+    /// Makes the App Group containers' file systems if they are not there yet (idempotent: a
+    /// mounted one is found in microseconds). A failure is left for the launch to report.
+    func prepareContainers() {
+        _ = try? ContainerVolume.prepare(descriptor.appGroups.values, quotaBytes: configuration.containerQuotaBytes)
+    }
+
     /// Spawns the process and hands it to the I/O reactor.
     private func spawn() -> Swift.Result<ExtensionConnection, ExtensionCallError> {
         let point = descriptor.point
