@@ -97,3 +97,11 @@ struct UIKitLayoutAndFontTests {
         #expect(UIFontMetrics.default.scaledFont(for: .systemFont(ofSize: 40), maximumPointSize: 30).pointSize == 30)
     }
 }
+
+#Preview("Card") {
+    CardController()
+}
+
+#Preview(traits: .portrait) {
+    CardView(frame: .zero)
+}
