@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
-        .target(name: "CoreGraphics", dependencies: ["CFreeTypeLoader"]),
+        .target(name: "CoreGraphics", dependencies: ["FreeTypeText"]),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
         // The Clang module `os` with a `log` submodule, so that `import os.log` finds Sources/os as its overlay.
@@ -178,5 +178,9 @@ let package = Package(
         // never draws text pays for it. Debian's libfreetype-dev and fonts-dejavu-core (scripts/install-dependencies).
         .systemLibrary(name: "CFreeTypeHeaders", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CFreeTypeLoader", dependencies: ["CFreeTypeHeaders"]),
+        // The Swift side of CFreeTypeLoader, importing it implementation-only (so that no module importing
+        // CoreGraphics needs FreeType's module) and built without warnings (that import's note would
+        // otherwise reach every user build).
+        .target(name: "FreeTypeText", dependencies: ["CFreeTypeLoader"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
     ] + exampleExecutables + patternExtensions + guideIssuerTargets + benchmarkExecutables
 )
