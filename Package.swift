@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
+import CompilerPluginSupport
 
 /// Modules named after Apple's frameworks, so that iOS extension source compiles unchanged (as
 /// swift-corelibs-foundation is named `Foundation`). `WalletExtensionKit` re-exports them all.
@@ -89,7 +90,7 @@ let package = Package(
         .target(name: "WalletWire"),
         // The extension side of the wire protocol, beneath every compatibility module.
         .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
-        .target(name: "CoreGraphics"),
+        .target(name: "CoreGraphics", dependencies: ["FreeTypeText"]),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
         // The Clang module `os` with a `log` submodule, so that `import os.log` finds Sources/os as its overlay.
@@ -97,12 +98,14 @@ let package = Package(
         .target(name: "os", dependencies: ["OSLogModuleMap", "WalletExtensionRuntime"]),
         .target(name: "OSLog", dependencies: ["os"]),
         .target(name: "Combine"),
-        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "Security", "WalletExtensionRuntime", "WalletWire"]),
+        .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "Security", "WalletExtensionRuntime", "WalletWire",
+                                              "PreviewMacros"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "Security", dependencies: ["CoreGraphics", "WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire"]),
-        .target(name: "SwiftUI", dependencies: ["UIKit", "Combine"]),
+        .target(name: "PassKit", dependencies: ["UIKit", "Security", "WalletExtensionRuntime", "WalletWire",
+                                                "FoundationSendableConformances"]),
+        .target(name: "SwiftUI", dependencies: ["UIKit", "Combine", "PreviewMacros"]),
     ] + testingOverlayStandIns.map { .target(name: $0) } + [
         // SwiftUI and Combine are not linked into every extension (their type metadata costs
         // each launch); a UI extension that uses them names the product SwiftUI too.
@@ -173,5 +176,21 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                              "WalletWire", "WalletTestSupport", "WalletHostTestSupport"],
                     exclude: ["Fixtures"]),
+        // `#Preview` (UIKit, SwiftUI): a compiler plugin whose expansions are empty, written against the
+        // compiler's plugin protocol without swift-syntax (no package dependencies).
+        .macro(name: "PreviewMacros"),
+        // Foundation's own `Sendable` conformance of UserDefaults is declared unavailable on Linux; ours
+        // restates it, which the compiler warns about on every build of a user's extension. The warning
+        // has no group to silence, so this one-file module is compiled without warnings.
+        .target(name: "FoundationSendableConformances", swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
+        // FreeType's headers (pkg-config), for CFreeTypeLoader: text drawn in image contexts (NSString.draw)
+        // with real glyphs. Not linked: libfreetype.so.6 is loaded on first use, so no extension that
+        // never draws text pays for it. Debian's libfreetype-dev and fonts-dejavu-core (scripts/install-dependencies).
+        .systemLibrary(name: "CFreeTypeHeaders", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "CFreeTypeLoader", dependencies: ["CFreeTypeHeaders"]),
+        // The Swift side of CFreeTypeLoader, importing it implementation-only (so that no module importing
+        // CoreGraphics needs FreeType's module) and built without warnings (that import's note would
+        // otherwise reach every user build).
+        .target(name: "FreeTypeText", dependencies: ["CFreeTypeLoader"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
     ] + exampleExecutables + patternExtensions + guideIssuerTargets + benchmarkExecutables
 )

@@ -61,3 +61,11 @@ public struct Published<Value> {
 private func announceChange<Object: ObservableObject>(of object: Object) {
     (object.objectWillChange as? ObservableObjectPublisher)?.send()
 }
+
+extension Published.Publisher: Combine.Publisher {
+    /// Delivers the current value, then each new one (`$property.receive(on:)`, `.map`, ...).
+    public func subscribeEvents(_ receive: @escaping (PublisherEvent<Value, Never>) -> Void) -> AnyCancellable {
+        receive(.value(current))
+        return subscribers.subscribe { receive(.value($0)) }
+    }
+}

@@ -24,11 +24,11 @@ public final class CGColor: Sendable {
     public static let clear = CGColor(gray: 0, alpha: 0)
 }
 
-/// A bitmap drawing context (`CGContext`): 8-bit RGBA pixels that rectangles are filled,
-/// stroked and cleared in and images drawn into, then ``makeImage()``. Enough for card art
-/// drawn in code; paths, text, gradients and transforms other than the flip UIKit applies are
-/// not drawn. Core Graphics' origin is the bottom left; UIKit's image contexts flip it to the
-/// top left, as on iOS.
+/// A bitmap drawing context (`CGContext`): 8-bit RGBA pixels that rectangles, paths (filled,
+/// stroked, clipped to) and linear and radial gradients are drawn in and images drawn into,
+/// then ``makeImage()``, with a current transform (translate, scale, rotate). Enough for card
+/// art drawn in code; edges are not anti-aliased, and text is drawn by UIKit (`NSString.draw`).
+/// Core Graphics' origin is the bottom left; UIKit's image contexts flip it to the top left, as on iOS.
 public final class CGContext {
     /// Width in pixels.
     public let width: Int
@@ -38,19 +38,25 @@ public final class CGContext {
     public let bitsPerComponent = 8
     /// `width * 4`.
     public var bytesPerRow: Int { width * 4 }
-    private var pixels: [UInt8]
-    private var state = GraphicsState()
+    var pixels: [UInt8]
+    var state = GraphicsState()
+    /// The path being built (`move(to:)`, `addLine(to:)`, ...), in the current transform's space.
+    var currentPath = CGMutablePath()
     private var savedStates: [GraphicsState] = []
     /// True when y grows downwards (UIKit's image contexts).
     package var originAtTop = false
     /// Points to pixels (UIKit's image contexts draw at the screen scale).
     package var scale: CGFloat = 1
 
-    private struct GraphicsState {
+    struct GraphicsState {
         var fill: [CGFloat] = [0, 0, 0, 1]
         var stroke: [CGFloat] = [0, 0, 0, 1]
         var lineWidth: CGFloat = 1
         var alpha: CGFloat = 1
+        /// The current transform (user space to the context's points).
+        var transform = CGAffineTransform.identity
+        /// Per pixel, 255 where drawing lands and 0 where the clip keeps it out; nil: no clip.
+        var clipMask: [UInt8]?
     }
 
     /// A bitmap context of `width` x `height` pixels, 8 bits per component. `data` is not written:
@@ -76,7 +82,7 @@ public final class CGContext {
     public func setLineWidth(_ width: CGFloat) { state.lineWidth = width }
     /// Sets an alpha applied to everything drawn.
     public func setAlpha(_ alpha: CGFloat) { state.alpha = alpha }
-    /// Saves the colors, line width and alpha.
+    /// Saves the colors, line width, alpha, transform and clip.
     public func saveGState() { savedStates.append(state) }
     /// Restores what ``saveGState()`` saved last.
     public func restoreGState() { if let saved = savedStates.popLast() { state = saved } }
@@ -87,19 +93,20 @@ public final class CGContext {
     public func fill(_ rects: [CGRect]) { rects.forEach(fill) }
     /// Fills the ellipse inscribed in `rect`.
     public func fillEllipse(in rect: CGRect) {
-        let box = pixelRect(rect)
-        let (centerX, centerY) = (box.midX, box.midY)
-        let (radiusX, radiusY) = (max(box.width / 2, 0.5), max(box.height / 2, 0.5))
-        forEachPixel(in: box) { x, y in
-            let dx = (CGFloat(x) + 0.5 - centerX) / radiusX
-            let dy = (CGFloat(y) + 0.5 - centerY) / radiusY
-            return dx * dx + dy * dy <= 1 ? state.fill : nil
-        }
+        let path = CGMutablePath()
+        path.addEllipse(in: rect)
+        fill(path, color: state.fill)
     }
     /// Strokes the outline of `rect` with the stroke color and line width (centred on the edge).
     public func stroke(_ rect: CGRect) { stroke(rect, width: state.lineWidth) }
     /// Strokes the outline of `rect` with `width`.
     public func stroke(_ rect: CGRect, width: CGFloat) {
+        guard state.transform.isIdentity else {
+            let path = CGMutablePath()
+            path.addRect(rect)
+            stroke(path, width: width, color: state.stroke)
+            return
+        }
         let half = width / 2
         let edges = [CGRect(x: rect.minX - half, y: rect.minY - half, width: rect.width + width, height: width),
                      CGRect(x: rect.minX - half, y: rect.maxY - half, width: rect.width + width, height: width),
@@ -138,7 +145,13 @@ public final class CGContext {
     /// Fills `rect` with one color; opaque colors are written without blending (card art is
     /// 1.5 million pixels).
     private func paint(_ rect: CGRect, color: [CGFloat]) {
-        guard min(max(color[3] * state.alpha, 0), 1) == 1 else {
+        guard state.transform.isIdentity else {
+            let path = CGMutablePath()
+            path.addRect(rect)
+            fill(path, color: color)
+            return
+        }
+        guard min(max(color[3] * state.alpha, 0), 1) == 1, state.clipMask == nil else {
             forEachPixel(in: pixelRect(rect)) { _, _ in color }
             return
         }
@@ -163,20 +176,22 @@ public final class CGContext {
 
     /// `rect` in pixels, y counted from the top row.
     private func pixelRect(_ rect: CGRect) -> CGRect {
+        let rect = state.transform.isIdentity ? rect : rect.applying(state.transform)
         let scaled = CGRect(x: rect.minX * scale, y: rect.minY * scale, width: rect.width * scale, height: rect.height * scale).standardized
         return originAtTop ? scaled : CGRect(x: scaled.minX, y: CGFloat(height) - scaled.maxY, width: scaled.width, height: scaled.height)
     }
 
     /// Blends `color(x, y)` (RGBA 0...1, nil to skip) over each pixel whose centre is in `box`.
-    private func forEachPixel(in box: CGRect, blend: Bool = true, _ color: (Int, Int) -> [CGFloat]?) {
+    func forEachPixel(in box: CGRect, blend: Bool = true, _ color: (Int, Int) -> [CGFloat]?) {
         let minX = max(0, Int((box.minX).rounded())), maxX = min(width, Int((box.maxX).rounded()))
         let minY = max(0, Int((box.minY).rounded())), maxY = min(height, Int((box.maxY).rounded()))
         guard minX < maxX, minY < maxY else { return }
         for y in minY..<maxY {
             for x in minX..<maxX {
-                guard let rgba = color(x, y) else { continue }
+                let coverage = state.clipMask.map { CGFloat($0[y * width + x]) / 255 } ?? 1
+                guard coverage > 0, let rgba = color(x, y) else { continue }
                 let offset = (y * width + x) * 4
-                let alpha = blend ? min(max(rgba[3] * state.alpha, 0), 1) : rgba[3]
+                let alpha = (blend ? min(max(rgba[3] * state.alpha, 0), 1) : rgba[3]) * coverage
                 for channel in 0..<3 {
                     let new = min(max(rgba[channel], 0), 1) * 255
                     let old = CGFloat(pixels[offset + channel])

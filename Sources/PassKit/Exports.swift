@@ -10,3 +10,5 @@
 @_exported import Foundation
 @_exported import Security
 @_exported import UIKit
+// The Sendable conformances Foundation states unavailable on Linux (UserDefaults), which iOS code relies on.
+@_exported import FoundationSendableConformances

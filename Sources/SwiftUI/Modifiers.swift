@@ -166,14 +166,9 @@ extension View {
     public func background(_ color: Color) -> Self { self }
     public func tint(_ tint: Color?) -> Self { self }
     public func accentColor(_ color: Color?) -> Self { self }
-    public func cornerRadius(_ radius: CGFloat) -> Self { self }
     public func opacity(_ opacity: Double) -> Self { self }
-    public func shadow(radius: CGFloat) -> Self { self }
     public func multilineTextAlignment(_ alignment: TextAlignment) -> Self { self }
     public func lineLimit(_ number: Int?) -> Self { self }
-    public func textFieldStyle<S>(_ style: S) -> Self { self }
-    public func buttonStyle<S>(_ style: S) -> Self { self }
-    public func toggleStyle<S>(_ style: S) -> Self { self }
     public func keyboardType(_ type: UIKeyboardType) -> Self { self }
     public func textContentType(_ textContentType: UITextContentType?) -> Self { self }
     public func autocapitalization(_ style: UITextAutocapitalizationType) -> Self { self }
@@ -184,7 +179,6 @@ extension View {
     public func onSubmit(_ action: @escaping () -> Void) -> Self { self }
     public func navigationBarTitleDisplayMode(_ displayMode: NavigationBarItem.TitleDisplayMode) -> Self { self }
     public func navigationBarBackButtonHidden(_ hidesBackButton: Bool = true) -> Self { self }
-    public func listStyle<S>(_ style: S) -> Self { self }
     public func controlSize(_ controlSize: ControlSize) -> Self { self }
     public func imageScale(_ scale: Image.Scale) -> Self { self }
     public func scaledToFit() -> Self { self }
@@ -226,11 +220,6 @@ public enum NavigationBarItem {
 public enum ControlSize: Sendable { case mini, small, regular, large, extraLarge }
 /// How content fits (`ContentMode`), kept.
 public enum ContentMode: Sendable { case fit, fill }
-/// Styles, accepted by the style modifiers.
-public struct RoundedBorderTextFieldStyle: Sendable { public init() {} }
-public struct PlainButtonStyle: Sendable { public init() {} }
-public struct BorderedProminentButtonStyle: Sendable { public init() {} }
-public struct InsetGroupedListStyle: Sendable { public init() {} }
 extension Image {
     /// Image scales (`Image.Scale`), kept.
     public enum Scale: Sendable { case small, medium, large }

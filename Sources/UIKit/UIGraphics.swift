@@ -144,29 +144,6 @@ open class UIGraphicsImageRenderer: NSObject {
     }
 }
 
-/// A rectangle path (`UIBezierPath`): filled and stroked as its bounds (corners stay square).
-open class UIBezierPath: NSObject {
-    /// The path's bounds.
-    public let bounds: CGRect
-    /// The stroke width.
-    open var lineWidth: CGFloat = 1
-
-    /// A rectangle.
-    public init(rect: CGRect) {
-        bounds = rect
-    }
-
-    /// A rounded rectangle, drawn square.
-    public convenience init(roundedRect rect: CGRect, cornerRadius: CGFloat) {
-        self.init(rect: rect)
-    }
-
-    /// Fills the path in the current context.
-    open func fill() { UIGraphicsGetCurrentContext()?.fill(bounds) }
-    /// Strokes the path in the current context.
-    open func stroke() { UIGraphicsGetCurrentContext()?.stroke(bounds, width: lineWidth) }
-}
-
 extension UIImage {
     /// Draws the image into `rect` of the current context.
     public func draw(in rect: CGRect) {

@@ -137,12 +137,17 @@ open class UIView: UIResponder {
     open func removeConstraint(_ constraint: NSLayoutConstraint) { constraints.removeAll { $0 === constraint } }
     /// Forgets `constraints`.
     open func removeConstraints(_ constraints: [NSLayoutConstraint]) { constraints.forEach(removeConstraint) }
-    /// Nothing to lay out.
-    open func setNeedsLayout() {}
-    /// Nothing to lay out.
-    open func layoutIfNeeded() {}
-    /// Called when subviews are laid out; never, as nothing is laid out.
+    /// Asks for a layout pass: ``layoutSubviews()`` runs at the next ``layoutIfNeeded()`` (its
+    /// controller's screen runs one before it is shown).
+    open func setNeedsLayout() { needsLayout = true }
+    /// Runs ``layoutSubviews()`` now if a layout was asked for (a new view asks), then lays out
+    /// the subviews the same way, top down, as UIKit's layout pass does (see UIView+Layout.swift).
+    open func layoutIfNeeded() { runLayoutPass() }
+    /// Lays out the subviews: override it to set their frames from ``bounds``. Auto Layout
+    /// constraints are kept, not solved: frames are what the code sets.
     open func layoutSubviews() {}
+    /// True until the next layout pass.
+    var needsLayout = true
     /// Nothing is drawn.
     open func setNeedsDisplay() {}
     /// Kept for layout code: the hugging priority is not used.

@@ -139,6 +139,10 @@ open class UIViewController: UIResponder {
 
     /// Called once after the view is loaded.
     open func viewDidLoad() {}
+    /// Called before the view lays out its subviews (each layout pass; see UIViewController+Layout.swift).
+    open func viewWillLayoutSubviews() {}
+    /// Called after the view laid out its subviews: frames and bounds are final here.
+    open func viewDidLayoutSubviews() {}
 
     /// Called before the controller appears.
     open func viewWillAppear(_ animated: Bool) {}
@@ -195,6 +199,7 @@ open class UIViewController: UIResponder {
         appearance = .shown
         loadViewIfNeeded()
         viewWillAppear(true)
+        layOutForScreen()
         viewDidAppear(true)
     }
 

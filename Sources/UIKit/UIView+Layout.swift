@@ -1,0 +1,47 @@
+extension UIView {
+    /// UIKit's layout pass for this view's tree: each view that asked for layout runs
+    /// ``layoutSubviews()``, parents before their subviews (a parent sets its subviews' frames,
+    /// then they lay out their own).
+    func runLayoutPass() {
+        if needsLayout {
+            needsLayout = false
+            layoutSubviews()
+        }
+        for subview in subviews { subview.runLayoutPass() }
+    }
+}
+
+extension UIViewController {
+    /// The layout pass before the screen is shown, as on an iPhone between `viewWillAppear` and
+    /// `viewDidAppear`: a root view without a size takes the screen's bounds, then
+    /// `viewWillLayoutSubviews`, the views' `layoutSubviews` and `viewDidLayoutSubviews` run.
+    func layOutForScreen() {
+        guard let view else { return }
+        if view.frame.size == .zero { view.frame = UIScreen.main.bounds }
+        layOutViews()
+    }
+
+    /// One layout pass of the controller's view: `viewWillLayoutSubviews`, the views that asked
+    /// for layout, `viewDidLayoutSubviews`.
+    func layOutViews() {
+        guard let view else { return }
+        viewWillLayoutSubviews()
+        view.runLayoutPass()
+        viewDidLayoutSubviews()
+    }
+}
+
+/// The device's screen (`UIScreen`): the simulated iPhone's, 390 x 844 points at 3x.
+@preconcurrency @MainActor
+open class UIScreen: NSObject {
+    /// The one screen.
+    public static let main = UIScreen()
+    /// The screen in points.
+    open var bounds: CGRect { CGRect(x: 0, y: 0, width: 390, height: 844) }
+    /// Pixels per point: 3.
+    open var scale: CGFloat { screenScale }
+    /// Pixels per point of the panel: 3.
+    open var nativeScale: CGFloat { screenScale }
+    /// The screen in pixels.
+    open var nativeBounds: CGRect { CGRect(x: 0, y: 0, width: bounds.width * scale, height: bounds.height * scale) }
+}
