@@ -175,10 +175,13 @@ extension ExtensionRunner {
             guard let current = state.phase.launch, current.connection === connection else { return }
             state.phase = result.isFailure ? .idle : .warm(launch)
         }
-        launch.handshake.finish(result)
-        if result.isFailure {
-            let teardown = configuration.teardown
-            Task { _ = await connection.stop(.handshakeFailed, teardown: teardown) }
+        guard result.isFailure else { return launch.handshake.finish(result) }
+        // A failed handshake settles once the process is gone, so that whoever waits for it
+        // (prewarm, discovery) finds its exit report (an OOM kill, a crash) already recorded.
+        let teardown = configuration.teardown
+        Task {
+            _ = await connection.stop(.handshakeFailed, teardown: teardown)
+            launch.handshake.finish(result)
         }
     }
 
