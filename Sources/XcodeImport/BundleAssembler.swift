@@ -23,17 +23,34 @@ public struct BundleAssembler {
     ///   when `directory` is not marked as an import's (``OutputFolder``: ``PackageWriter`` marks it).
     @discardableResult
     public func assemble(_ plan: ImportPlan) throws -> [URL] {
+        var skipped: [String] = []
+        return try assemble(plan, failedProducts: [], skipped: &skipped)
+    }
+
+    /// Assembles what was built: an app whose stand-in did not build is left out with its
+    /// extensions, an extension that did not build is left out of its app; a line in `skipped`
+    /// names each.
+    public func assemble(_ plan: ImportPlan, failedProducts: Set<String>, skipped: inout [String]) throws -> [URL] {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(OutputFolder.markerFile).path) else {
             throw ImportError("\(directory.path) has no \(OutputFolder.markerFile): bundles are assembled only where the package was written")
         }
         var made: [URL] = []
         for app in plan.apps {
+            let standIn = PackageWriter.standInTarget(of: app.app)
+            guard !failedProducts.contains(standIn) else {
+                skipped.append("\(app.app.bundleName): its stand-in \(standIn) did not build; the app and its extensions are not assembled")
+                continue
+            }
             let appURL = appsDirectory.appendingPathComponent(app.app.bundleName)
             if FileManager.default.fileExists(atPath: appURL.path) { try FileManager.default.removeItem(at: appURL) }
-            try assemble(app.app, at: appURL, executable: PackageWriter.standInTarget(of: app.app))
+            try assemble(app.app, at: appURL, executable: standIn)
             try copySeed(into: appURL, groups: app.app.appGroups)
             made.append(appURL)
             for bundle in app.extensions {
+                guard !failedProducts.contains(bundle.moduleName) else {
+                    skipped.append("\(bundle.bundleName) (target \(bundle.targetName)) did not build (its errors are above); not assembled")
+                    continue
+                }
                 let url = appURL.appendingPathComponent("PlugIns").appendingPathComponent(bundle.bundleName)
                 try assemble(bundle, at: url, executable: bundle.moduleName)
                 made.append(url)

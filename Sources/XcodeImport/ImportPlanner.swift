@@ -102,9 +102,11 @@ public enum ImportPlanner {
         notCarried += unsupported.map { "target \(candidate.name): \($0)" }
         notCarried += lines
         guard bundle.principalClass != nil || bundle.hasEntryPoint else {
-            throw ImportError("target \(candidate.name): its Info.plist has no NSExtension.NSExtensionPrincipalClass and none of its "
+            // One extension nothing would start does not stop the others: it is left out, named.
+            notCarried.append("target \(candidate.name): its Info.plist has no NSExtension.NSExtensionPrincipalClass and none of its "
                 + "Swift files is main.swift or declares @main, so nothing would start the extension "
-                + "(and it names no NSExtensionMainStoryboard); name the principal class in NSExtensionPrincipalClass")
+                + "(and it names no NSExtensionMainStoryboard); name the principal class in NSExtensionPrincipalClass. Not carried")
+            return nil
         }
         return bundle
     }

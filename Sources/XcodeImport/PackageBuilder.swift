@@ -13,10 +13,32 @@ public struct PackageBuilder {
         configuration = xcodeConfiguration.lowercased() == "debug" ? "debug" : "release"
     }
 
-    /// Builds every product, then returns the directory holding them.
-    /// - Throws: ``ImportError`` when `swift` cannot be run or the build fails.
-    public func build() throws -> URL {
-        _ = try run(["build", "--package-path", directory.path, "-c", configuration], capture: false)
+    /// What a build made: where the products are, and the products that did not build.
+    public struct Built: Sendable {
+        public var products: URL
+        /// The products whose build failed (their errors went to stderr), in the order asked.
+        public var failed: [String]
+    }
+
+    /// Builds every product; when that fails, builds each of `products` on its own, so that one
+    /// target that does not compile does not keep the others from being assembled.
+    /// - Parameter products: the package's products, each tried alone after a failed whole build.
+    /// - Throws: ``ImportError`` when `swift` cannot be run, or when no product builds.
+    public func build(products: [String]) throws -> Built {
+        var failed: [String] = []
+        do {
+            _ = try run(["build", "--package-path", directory.path, "-c", configuration], capture: false)
+        } catch let whole as ImportError {
+            guard products.count > 1 else { throw whole }
+            failed = products.filter { product in
+                (try? run(["build", "--package-path", directory.path, "-c", configuration, "--product", product], capture: false)) == nil
+            }
+            guard failed.count < products.count else { throw whole }
+        }
+        return Built(products: try binPath(), failed: failed)
+    }
+
+    private func binPath() throws -> URL {
         let output = try run(["build", "--package-path", directory.path, "-c", configuration, "--show-bin-path"], capture: true)
         guard let path = output.split(whereSeparator: \.isNewline).last.map(String.init), path.hasPrefix("/") else {
             throw ImportError("swift build --show-bin-path printed no directory: \(output)")

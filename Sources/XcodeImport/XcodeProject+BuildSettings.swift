@@ -25,11 +25,24 @@ extension XcodeProject {
         var levels = [defaults(for: target, configuration: configuration)]
         for level in [projectLevel, targetLevel] {
             if let base = level.baseConfiguration {
+                guard FileManager.default.fileExists(atPath: base.path) else {
+                    refused.append(Self.missingBaseConfiguration(base, configuration: configuration))
+                    levels.append(BuildSettings.applyingConditions(level.settings, configuration: configuration))
+                    continue
+                }
                 levels.append(BuildSettings.applyingConditions(try XcconfigFile.settings(at: base, boundary: boundary, refused: &refused), configuration: configuration))
             }
             levels.append(BuildSettings.applyingConditions(level.settings, configuration: configuration))
         }
         return BuildSettings(levels: levels)
+    }
+
+    /// The line for a base configuration file that is not there: a CocoaPods project's
+    /// `Pods-*.xcconfig` when `Pods/` is not committed (the usual case), or a file not checked in.
+    static func missingBaseConfiguration(_ base: URL, configuration: String) -> String {
+        let pods = base.pathComponents.contains("Pods")
+        return "configuration \(configuration): base configuration file \(base.path) is missing, so its settings are not carried"
+            + (pods ? " (CocoaPods writes it: run `pod install` first to carry them; the pods themselves are not built)" : "")
     }
 
     /// What Xcode sets for every target before any configuration does, for an iOS device build.
