@@ -34,7 +34,16 @@ public enum CallReport {
         var total = "total \(HumanReadable.milliseconds(outcome.totalMilliseconds))"
         if let deadline { total += " of \(HumanReadable.duration(deadline))" }
         timing.append(total)
-        if let peak = outcome.peakFootprintBytes { timing.append("peak footprint \(HumanReadable.megabytes(peak))") }
+        if let peak = outcome.peakFootprintBytes {
+            // A process killed for its memory may have grown past the limit between two samples:
+            // its last sample is then no peak, and "peak footprint 2.9 MB" beside "killed at
+            // 55 MB" would contradict the kill.
+            if case .failure(let error) = outcome.result, error.kind == .memoryLimitExceeded {
+                timing.append("footprint last sampled at \(HumanReadable.megabytes(peak))")
+            } else {
+                timing.append("peak footprint \(HumanReadable.megabytes(peak))")
+            }
+        }
         lines.append(timing.joined(separator: " · "))
         return lines.joined(separator: "\n")
     }
