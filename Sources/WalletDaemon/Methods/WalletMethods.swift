@@ -27,17 +27,17 @@ public struct WalletMethods: Sendable {
     public func register() {
         let server = server
         server.register(DaemonMethods.hostStatus.name) { _ in await status() }
-        server.register(DaemonMethods.hostShutdown.name) { _ in
+        server.register(DaemonMethods.hostShutdown.name, answeringAtOnce: { _ in
             requestShutdown()
             return DaemonAPI.Stopping(stopping: true)
-        }
+        })
         server.register(DaemonMethods.appsList.name) { _ in await appsList() }
         server.register(DaemonMethods.appsReload.name) { _ in await server.pool.reload() }
         server.register(DaemonMethods.appsOpen.name) { call in try await openApp(call.params(DaemonAPI.OpenAppParams.self)) }
-        server.register(DaemonMethods.passesList.name) { call in
+        server.register(DaemonMethods.passesList.name, answeringAtOnce: { call in
             let params = try call.params(DaemonAPI.DeviceParams.self)
             return try device.passes().filter { params.device == nil || $0.device == params.device }
-        }
+        })
         server.register(DaemonMethods.passesAdd.name) { call in
             let params = try call.params(DaemonAPI.PassParams.self)
             let pass = PassRecord(primaryAccountIdentifier: params.primaryAccountIdentifier,
@@ -55,7 +55,7 @@ public struct WalletMethods: Sendable {
             try device.resetPasses(device: call.params(DaemonAPI.DeviceParams.self).device)
             return ["reset": true]
         }
-        server.register(DaemonMethods.deviceGet.name) { _ in try device.settings() }
+        server.register(DaemonMethods.deviceGet.name, answeringAtOnce: { _ in try device.settings() })
         server.register(DaemonMethods.deviceSet.name) { call in
             let params = try call.params(DaemonAPI.DeviceSettingsParams.self)
             if let paired = params.watchPaired { try device.updateSettings { $0.watchPaired = paired } }
@@ -68,15 +68,15 @@ public struct WalletMethods: Sendable {
             return DaemonAPI.Discovered(issuers: found.issuers, milliseconds: found.milliseconds)
         }
         server.register(DaemonMethods.walletAddCard.name) { call in try await addCard(call) }
-        server.register(DaemonMethods.eventsSubscribe.name) { call in try subscribe(call) }
-        server.register(DaemonMethods.eventsUnsubscribe.name) { call in
+        server.register(DaemonMethods.eventsSubscribe.name, answeringAtOnce: { call in try subscribe(call) })
+        server.register(DaemonMethods.eventsUnsubscribe.name, answeringAtOnce: { call in
             let params = try call.params(DaemonAPI.UnsubscribeParams.self)
             guard call.client.removeSubscription(params.subscription) else {
                 throw RPCErrorObject(code: RPCErrorCode.invalidParams, message: "this client has no subscription \(params.subscription)")
             }
             server.hub.unsubscribe(params.subscription)
             return ["unsubscribed": params.subscription]
-        }
+        })
         server.register(DaemonMethods.processesList.name) { _ in DaemonAPI.Processes(processes: await server.pool.processes()) }
         ExtensionCallMethod.register(on: server)
         ExtensionConformMethod.register(on: server)
