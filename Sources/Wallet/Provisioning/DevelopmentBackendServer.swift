@@ -24,15 +24,15 @@ package struct DevelopmentBackendServer {
         while !shouldStop() {
             guard let connection = try listener.accept(timeoutMilliseconds: 1000) else { continue }
             let started = ContinuousClock.now
-            let (line, _) = answer(connection)
+            let line = answer(connection)
             // Logged before the close, so that a client that sees the answer end sees its line.
-            log("\(line) \(Self.milliseconds(ContinuousClock.now - started))")
+            log("\(line) \(HumanReadable.milliseconds((ContinuousClock.now - started).milliseconds))")
             SystemCall.close(connection)
         }
     }
 
-    /// Reads one request from `connection`, writes the answer; returns the log line and status.
-    private func answer(_ connection: Int32) -> (String, Int) {
+    /// Reads one request from `connection`, writes the answer; returns the log line.
+    private func answer(_ connection: Int32) -> String {
         let deadline = ContinuousClock.now.advanced(by: readTimeout)
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -41,31 +41,23 @@ package struct DevelopmentBackendServer {
             case .request(let request, _):
                 let response = backend.respond(to: request)
                 send(response, to: connection)
-                return ("\(request.method) \(request.path.prefix(80)) \(response.status)", response.status)
+                return "\(request.method) \(request.path.prefix(80)) \(response.status)"
             case .refused(let response):
                 send(response, to: connection)
-                return ("refused \(response.status)", response.status)
+                return "refused \(response.status)"
             case .incomplete:
                 let remaining = deadline - ContinuousClock.now
-                let milliseconds = Int32(clamping: Int64(Self.millisecondCount(remaining).rounded(.up)))
+                let milliseconds = Int32(clamping: Int64(remaining.milliseconds.rounded(.up)))
                 var descriptors = [pollfd(fd: connection, events: Int16(POLLIN), revents: 0)]
                 guard milliseconds > 0, SystemCall.poll(&descriptors, timeoutMilliseconds: milliseconds) > 0 else {
-                    send(.error(408, "no whole request within \(Self.milliseconds(readTimeout))"), to: connection)
-                    return ("timed out 408", 408)
+                    send(.error(408, "no whole request within \(HumanReadable.milliseconds(readTimeout.milliseconds))"), to: connection)
+                    return "timed out 408"
                 }
                 let count = buffer.withUnsafeMutableBytes { (try? SystemCall.read(connection, into: $0)) ?? 0 }
-                guard count > 0 else { return ("closed before a whole request", 0) }
+                guard count > 0 else { return "closed before a whole request" }
                 received.append(contentsOf: buffer[0..<count])
             }
         }
-    }
-
-    private static func millisecondCount(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", millisecondCount(duration))
     }
 
     private func send(_ response: HTTPResponse, to connection: Int32) {
