@@ -78,8 +78,7 @@ extension ExtensionRunner {
     }
 
     /// Makes the App Group containers' file systems if they are not there yet (idempotent: a
-    /// mounted one is found in microseconds; each launch checks again). A failure is left for
-    /// the launch to report.
+    /// mounted one is found in microseconds). A failure is left for the launch to report.
     func prepareContainers() {
         _ = try? ContainerVolume.prepare(descriptor.appGroups.values, quotaBytes: configuration.containerQuotaBytes)
     }

@@ -64,10 +64,6 @@ public final class ExtensionRunner: Sendable {
         state = Mutex(State(lastCallEnded: configuration.clock.now()))
         launchEnvironment = Self.environment(descriptor: descriptor, configuration: configuration)
         sandboxPlan = Self.sandboxPlan(descriptor: descriptor, configuration: configuration, environment: launchEnvironment)
-        // A phone has an app's App Group containers from its install, before Wallet asks anything:
-        // making them (an ext4 image each on a root host, tens of milliseconds once) is the
-        // simulated device's time, so it happens here, before any call's deadline starts.
-        prepareContainers()
     }
 
     /// Processes launched so far (for reports and tests).
@@ -166,6 +162,10 @@ public final class ExtensionRunner: Sendable {
         _ method: String, params: Params, resultType: Result.Type, deadline: CallDeadline = .configured,
         ticket: CallTicket = CallTicket(), completion: @escaping @Sendable (CallOutcome<Result>) -> Void
     ) {
+        // A phone has an app's App Group containers from its install, before Wallet asks anything:
+        // making them here (an ext4 image each on a root host, tens of milliseconds once) is the
+        // simulated device's time, not the extension's, so it happens before the deadline starts.
+        if !isWarm { prepareContainers() }
         // The call's times are on the clock the session and the I/O reactor read (the system's);
         // the configuration's clock drives the runner's own timers (the idle stop).
         let askedAt = ContinuousClock.now
