@@ -48,12 +48,19 @@ public struct UIPromptParams: Codable, Sendable, Hashable {
     public var fields: [Field]
     /// Button titles, e.g. `["Log In", "Cancel"]`.
     public var actions: [String]
+    /// The screen as the extension laid it out, when the SDK knows it; absent from extensions
+    /// that only describe a form.
+    public var screen: ScreenTree?
 
-    public init(title: String, message: String? = nil, fields: [Field], actions: [String]) {
+    public init(
+        title: String, message: String? = nil, fields: [Field], actions: [String],
+        screen: ScreenTree? = nil
+    ) {
         self.title = title
         self.message = message
         self.fields = fields
         self.actions = actions
+        self.screen = screen
     }
 }
 
