@@ -98,8 +98,10 @@ let package = Package(
         .target(name: "os", dependencies: ["OSLogModuleMap", "WalletExtensionRuntime"]),
         .target(name: "OSLog", dependencies: ["os"]),
         .target(name: "Combine"),
+        // The Cassowary constraint solver behind UIKit's Auto Layout.
+        .target(name: "Cassowary"),
         .target(name: "UIKit", dependencies: ["CoreGraphics", "CoreImage", "Security", "WalletExtensionRuntime", "WalletWire",
-                                              "PreviewMacros"]),
+                                              "PreviewMacros", "Cassowary"]),
         .target(name: "LocalAuthentication", dependencies: ["WalletExtensionRuntime"]),
         .target(name: "WatchConnectivity", dependencies: ["WalletExtensionRuntime", "WalletWire"]),
         .target(name: "Security", dependencies: ["CoreGraphics", "WalletExtensionRuntime", "WalletWire"]),
@@ -157,6 +159,7 @@ let package = Package(
         // the tests' fixtures and the README's example .ipa (Examples/MakeExampleIPA).
         .target(name: "DeviceBuildFixtures", dependencies: ["CZlib"], path: "Tests/DeviceBuildFixtures"),
         .testTarget(name: "WalletWireTests", dependencies: ["WalletWire", "WalletTestSupport"]),
+        .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
         .testTarget(name: "WalletExtensionKitTests", dependencies: ["WalletExtensionKit", "SwiftUI", "WalletExtensionRuntime", "WalletWire",
                                                                    "WalletTestSupport"]),
         .testTarget(name: "WalletHostRuntimeTests", dependencies: ["WalletHostRuntime", "ExtensionModel", "WalletWire", "CWalletSpawn",

@@ -36,8 +36,6 @@ extension View {
     public func bold(_ isActive: Bool = true) -> Self { self }
     /// Italic text inside.
     public func italic(_ isActive: Bool = true) -> Self { self }
-    /// Insets given per edge.
-    public func padding(_ insets: EdgeInsets) -> Self { self }
     /// Extends into the safe area of `edges` (the pre-iOS 14 name).
     public func edgesIgnoringSafeArea(_ edges: Edge.Set) -> Self { self }
     /// Extends into the safe areas `regions` of `edges`.
@@ -57,8 +55,6 @@ extension View {
     public func scaleEffect(x: CGFloat = 1, y: CGFloat = 1, anchor: UnitPoint = .center) -> Self { self }
     /// Rotated (kept).
     public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> Self { self }
-    /// Moved by `x`, `y` (kept).
-    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> Self { self }
     /// Where the view takes touches: `shape`.
     public func contentShape<S: Shape>(_ shape: S, eoFill: Bool = false) -> Self { self }
     /// The background of the list row the view is in.
@@ -67,14 +63,6 @@ extension View {
     public func listRowSeparator(_ visibility: Visibility, edges: VerticalEdge.Set = .all) -> Self { self }
     /// The list row's insets (kept).
     public func listRowInsets(_ insets: EdgeInsets?) -> Self { self }
-    /// Clipped to a rounded rectangle of `radius`.
-    public func cornerRadius(_ radius: CGFloat, antialiased: Bool = true) -> Self { self }
-    /// A border of `content` (kept).
-    public func border<S: ShapeStyle>(_ content: S, width: CGFloat = 1) -> Self { self }
-    /// Drawn in front of the view (kept; a view drawn on top adds nothing to the form).
-    public func overlay<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> Self { self }
-    /// Drawn in front of the view (kept).
-    public func overlay<V: View>(_ overlay: V, alignment: Alignment = .center) -> Self { self }
     /// The layering order (kept).
     public func zIndex(_ value: Double) -> Self { self }
     /// Groups the view's children as VoiceOver does (kept).

@@ -5,10 +5,14 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Hashable, Se
     public init(stringLiteral value: String) { text = value }
 }
 
-/// Text (`Text`): a label, a line of the form's message.
+/// Text (`Text`): a label, a line of the form's message; drawn in its font (body, 17 pt, unless
+/// set) and colour, wrapped at the width it is offered.
 public struct Text: View, PrimitiveView {
     public typealias Body = Never
     let content: String
+    private var font: Font?
+    private var weight: Font.Weight?
+    private var color: Color?
 
     public init(_ key: LocalizedStringKey) { content = key.text }
     public init<S: StringProtocol>(_ content: S) { self.content = String(content) }
@@ -17,15 +21,37 @@ public struct Text: View, PrimitiveView {
     func render(into renderer: inout Renderer) {
         let label = UILabel()
         label.text = content
+        var font = self.font ?? renderer.environment.font ?? .body
+        if let weight { font = font.weight(weight) }
+        label.font = font.uiFont
+        label.textColor = (color ?? renderer.environment.foregroundColor)?.uiColor ?? .label
+        label.numberOfLines = renderer.environment.lineLimit ?? 0
+        switch renderer.environment.multilineTextAlignment {
+        case .leading: label.textAlignment = .natural
+        case .center: label.textAlignment = .center
+        case .trailing: label.textAlignment = .right
+        }
         renderer.add(label)
     }
 
     // Text's own modifiers return Text, as in SwiftUI.
-    public func bold() -> Text { self }
+    public func bold() -> Text { fontWeight(.bold) }
     public func italic() -> Text { self }
-    public func font(_ font: Font?) -> Text { self }
-    public func fontWeight(_ weight: Font.Weight?) -> Text { self }
-    public func foregroundColor(_ color: Color?) -> Text { self }
+    public func font(_ font: Font?) -> Text {
+        var text = self
+        text.font = font
+        return text
+    }
+    public func fontWeight(_ weight: Font.Weight?) -> Text {
+        var text = self
+        text.weight = weight
+        return text
+    }
+    public func foregroundColor(_ color: Color?) -> Text {
+        var text = self
+        text.color = color
+        return text
+    }
 }
 
 /// A one-line text field (`TextField`): a field named by its `.accessibilityIdentifier`, else
@@ -41,6 +67,9 @@ public struct TextField<Label: View>: View, PrimitiveView {
         field.placeholder = title
         field.text = text.wrappedValue
         field.isSecureTextEntry = secure
+        field.font = (renderer.environment.font ?? .body).uiFont
+        field.textColor = renderer.environment.foregroundColor?.uiColor
+        if renderer.environment.hasRoundedBorderFields { field.borderStyle = .roundedRect }
         let binding = text
         field.addAction(UIAction { [weak field] _ in binding.wrappedValue = field?.text ?? "" }, for: .editingChanged)
         renderer.add(field)
@@ -106,6 +135,7 @@ public struct Button<Label: View>: View, PrimitiveView {
 
     func render(into renderer: inout Renderer) {
         let button = UIButton(type: .system)
+        button.style(as: renderer.environment, labelViews: renderer.labelViews(of: label))
         button.setTitle(renderer.text(of: label) ?? "Button", for: .normal)
         button.isEnabled = renderer.environment.isEnabled
         let action = action
@@ -142,6 +172,7 @@ public struct Toggle<Label: View>: View, PrimitiveView {
         toggle.isOn = isOn.wrappedValue
         toggle.title = renderer.text(of: label)
         toggle.isEnabled = renderer.environment.isEnabled
+        toggle.onTintColor = renderer.environment.tint?.uiColor
         let binding = isOn
         toggle.addAction(UIAction { [weak toggle] _ in binding.wrappedValue = toggle?.isOn ?? false }, for: .valueChanged)
         renderer.add(toggle)
@@ -157,10 +188,11 @@ extension Toggle where Label == Text {
     }
 }
 
-/// An image (`Image`): kept, not part of the form.
+/// An image (`Image`): drawn at its size (resizable: the size offered), not part of the form.
 public struct Image: View, PrimitiveView {
     public typealias Body = Never
     let image: UIImage?
+    private var isResizable = false
 
     public init(_ name: String) { image = UIImage(named: name) }
     public init(_ name: String, bundle: Bundle?) { image = UIImage(named: name, in: bundle, compatibleWith: nil) }
@@ -168,14 +200,27 @@ public struct Image: View, PrimitiveView {
     public init(uiImage: UIImage) { image = uiImage }
     public init(decorative name: String) { image = UIImage(named: name) }
 
-    public func resizable() -> Image { self }
+    public func resizable() -> Image {
+        var resizable = self
+        resizable.isResizable = true
+        return resizable
+    }
+    public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: ResizingMode = .stretch) -> Image { resizable() }
+
+    /// How a resizable image fills (`Image.ResizingMode`).
+    public enum ResizingMode: Sendable { case tile, stretch }
     public func renderingMode(_ mode: TemplateRenderingMode?) -> Image { self }
 
     /// How an image is tinted (`Image.TemplateRenderingMode`).
     public enum TemplateRenderingMode: Sendable { case template, original }
 
     func render(into renderer: inout Renderer) {
-        renderer.add(UIImageView(image: image))
+        let view = SwiftUIImageView(image: image)
+        let textSize = (renderer.environment.font ?? .body).size * 1.2
+        let scale: CGFloat = renderer.environment.imageScale == .large ? 1.3 : renderer.environment.imageScale == .small ? 0.8 : 1
+        view.style = ImageStyle(isResizable: isResizable, aspect: renderer.environment.imageContentMode, symbolSide: textSize * scale)
+        view.tintColor = (renderer.environment.foregroundColor ?? renderer.environment.tint)?.uiColor ?? .systemBlue
+        renderer.add(view)
     }
 }
 
@@ -205,63 +250,48 @@ extension ProgressView where Label == Text {
 public struct Label<Title: View, Icon: View>: View, PrimitiveView {
     public typealias Body = Never
     let title: Title
+    let icon: Icon
 
-    public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) { self.title = title() }
-    func render(into renderer: inout Renderer) { renderer.render(title, as: "title") }
+    public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) {
+        self.title = title()
+        self.icon = icon()
+    }
+
+    func render(into renderer: inout Renderer) {
+        let row = StackLayoutView(axis: .horizontal, spacing: nil, alignment: (0.5, 0.5))
+        renderer.renderChildren(icon, as: "icon").forEach(row.addSubview)
+        renderer.renderChildren(title, as: "title").forEach(row.addSubview)
+        renderer.add(row)
+    }
 }
 
 extension Label where Title == Text, Icon == Image {
     public init(_ titleKey: LocalizedStringKey, systemImage name: String) {
         title = Text(titleKey)
+        icon = Image(systemName: name)
     }
     public init<S: StringProtocol>(_ title: S, systemImage name: String) {
         self.title = Text(title)
+        icon = Image(systemName: name)
     }
 }
 
-/// Space between views (`Spacer`): nothing on the form.
+/// Space between views (`Spacer`): grows along its stack's axis; nothing on the form.
 public struct Spacer: View, PrimitiveView {
     public typealias Body = Never
-    public init(minLength: CGFloat? = nil) {}
-    func render(into renderer: inout Renderer) {}
+    let minLength: CGFloat?
+    public init(minLength: CGFloat? = nil) { self.minLength = minLength }
+    func render(into renderer: inout Renderer) { renderer.add(SpacerView(minLength: minLength)) }
 }
 
-/// A line between views (`Divider`): nothing on the form.
+/// A line between views (`Divider`): a 1 pixel (1/3 pt) separator across its stack; nothing on the form.
 public struct Divider: View, PrimitiveView {
     public typealias Body = Never
     public init() {}
-    func render(into renderer: inout Renderer) {}
-}
-
-/// A color (`Color`); as a view, nothing on the form.
-public struct Color: View, PrimitiveView, Hashable, Sendable {
-    public typealias Body = Never
-    let name: String
-    public init(_ name: String) { self.name = name }
-    public init(_ color: UIColor) { name = "\(color.red),\(color.green),\(color.blue),\(color.alpha)" }
-    public init(red: Double, green: Double, blue: Double, opacity: Double = 1) { name = "\(red),\(green),\(blue),\(opacity)" }
-    public static let accentColor = Color("accent"), primary = Color("primary"), secondary = Color("secondary")
-    public static let red = Color("red"), green = Color("green"), blue = Color("blue"), orange = Color("orange")
-    public static let yellow = Color("yellow"), gray = Color("gray"), white = Color("white"), black = Color("black")
-    public static let clear = Color("clear"), indigo = Color("indigo"), purple = Color("purple"), pink = Color("pink")
-    public func opacity(_ opacity: Double) -> Color { self }
-    func render(into renderer: inout Renderer) {}
-}
-
-/// A font (`Font`), kept.
-public struct Font: Hashable, Sendable {
-    let name: String
-    /// A weight (`Font.Weight`).
-    public struct Weight: Hashable, Sendable {
-        let value: Double
-        public static let regular = Weight(value: 0), medium = Weight(value: 0.23), semibold = Weight(value: 0.3)
-        public static let bold = Weight(value: 0.4), heavy = Weight(value: 0.56), light = Weight(value: -0.4)
+    func render(into renderer: inout Renderer) {
+        let line = FrameLayoutView(wrapping: FillView(), width: .init(), height: .init(fixed: 1.0 / 3), alignment: .center)
+        line.content?.backgroundColor = .separator
+        renderer.add(line)
     }
-    public static let largeTitle = Font(name: "largeTitle"), title = Font(name: "title"), title2 = Font(name: "title2")
-    public static let title3 = Font(name: "title3"), headline = Font(name: "headline"), subheadline = Font(name: "subheadline")
-    public static let body = Font(name: "body"), callout = Font(name: "callout"), footnote = Font(name: "footnote")
-    public static let caption = Font(name: "caption"), caption2 = Font(name: "caption2")
-    public static func system(size: CGFloat, weight: Weight = .regular) -> Font { Font(name: "system \(size)") }
-    public func bold() -> Font { self }
-    public func weight(_ weight: Weight) -> Font { self }
 }
+

@@ -20,6 +20,28 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var isEnabled = true
     /// The locale.
     public var locale = Locale.current
+    /// The font of the text inside (`.font`); body when nil.
+    public var font: Font?
+    /// The colour of the text and symbols inside (`.foregroundColor`, `.foregroundStyle`).
+    var foregroundColor: Color?
+    /// The tint of the controls inside (`.tint`, `.accentColor`).
+    var tint: Color?
+    /// How multi-line text lines up (`.multilineTextAlignment`).
+    public var multilineTextAlignment = TextAlignment.leading
+    /// The most lines text takes (`.lineLimit`); nil for no limit.
+    public var lineLimit: Int?
+    /// True inside `.textFieldStyle(.roundedBorder)`.
+    var hasRoundedBorderFields = false
+    /// The look of the buttons inside (`.buttonStyle`): `.borderedProminent` fills with the tint.
+    var buttonLook: UIButton.Configuration.Look?
+    /// The symbols' scale (`.imageScale`).
+    var imageScale = Image.Scale.medium
+    /// How resizable images fit (`.scaledToFit`, `.aspectRatio(contentMode:)`).
+    var imageContentMode: ContentMode?
+    /// What fills the shapes inside (`.fill`); the foreground colour when nil.
+    var shapeFill: Color?
+    /// The outline of the shapes inside (`.stroke`).
+    var shapeStroke: (color: Color, width: CGFloat)?
 
     public subscript<Key: EnvironmentKey>(key: Key.Type) -> Key.Value {
         get { (custom[ObjectIdentifier(key)] as? Key.Value) ?? Key.defaultValue }

@@ -118,7 +118,7 @@ extension View {
             renderer.render(message, as: "alert-message")
             let start = renderer.views.count
             renderer.render(actions, as: "alert-actions")
-            for case let button as UIButton in renderer.views[start...] {
+            for case let button as UIButton in renderer.views[start...].flatMap(\.viewsInside) {
                 button.addAction(UIAction { _ in isPresented.wrappedValue = false }, for: .touchUpInside)
             }
         }
@@ -153,22 +153,7 @@ extension View {
 
 /// Modifiers that change only how the screen looks: accepted, and the view is unchanged.
 extension View {
-    public func padding(_ length: CGFloat? = nil) -> Self { self }
-    public func padding(_ edges: Edge.Set, _ length: CGFloat? = nil) -> Self { self }
-    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> Self { self }
-    public func frame(minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
-                      idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil, alignment: Alignment = .center) -> Self { self }
-    public func font(_ font: Font?) -> Self { self }
-    public func fontWeight(_ weight: Font.Weight?) -> Self { self }
-    public func foregroundColor(_ color: Color?) -> Self { self }
-    public func foregroundStyle(_ style: Color) -> Self { self }
-    public func background<V: View>(_ background: V) -> Self { self }
-    public func background(_ color: Color) -> Self { self }
-    public func tint(_ tint: Color?) -> Self { self }
-    public func accentColor(_ color: Color?) -> Self { self }
     public func opacity(_ opacity: Double) -> Self { self }
-    public func multilineTextAlignment(_ alignment: TextAlignment) -> Self { self }
-    public func lineLimit(_ number: Int?) -> Self { self }
     public func keyboardType(_ type: UIKeyboardType) -> Self { self }
     public func textContentType(_ textContentType: UITextContentType?) -> Self { self }
     public func autocapitalization(_ style: UITextAutocapitalizationType) -> Self { self }
@@ -180,10 +165,6 @@ extension View {
     public func navigationBarTitleDisplayMode(_ displayMode: NavigationBarItem.TitleDisplayMode) -> Self { self }
     public func navigationBarBackButtonHidden(_ hidesBackButton: Bool = true) -> Self { self }
     public func controlSize(_ controlSize: ControlSize) -> Self { self }
-    public func imageScale(_ scale: Image.Scale) -> Self { self }
-    public func scaledToFit() -> Self { self }
-    public func aspectRatio(contentMode: ContentMode) -> Self { self }
-    public func clipShape<S>(_ shape: S) -> Self { self }
     public func interactiveDismissDisabled(_ isDisabled: Bool = true) -> Self { self }
 }
 

@@ -42,16 +42,40 @@ struct Renderer {
     mutating func add(_ view: UIView) {
         if let accessibilityIdentifier, view is UIControl { view.accessibilityIdentifier = accessibilityIdentifier }
         if let accessibilityLabel, view is UIControl { view.accessibilityLabel = accessibilityLabel }
-        view.isHidden = isHidden
+        if isHidden { view.isHidden = true }
         views.append(view)
     }
 
     /// The text a label view shows (the first `Text` in it), for button and toggle titles.
     func text(of view: any View) -> String? {
+        labelViews(of: view).flatMap(\.labelsInside).first?.text
+    }
+
+    /// The views `view` renders to, made to be looked into (a button's label), not shown.
+    func labelViews(of view: any View) -> [UIView] {
         var probe = Renderer(host: host, environment: environment)
         probe.path = path + "/label"
         probe.render(view, as: "label")
-        return probe.views.compactMap { ($0 as? UILabel)?.text }.first
+        return probe.views
+    }
+
+    /// Renders `view` as the child `component` and returns the views it made, for a container
+    /// to hold; they are not added here.
+    mutating func renderChildren(_ view: any View, as component: String) -> [UIView] {
+        let outer = views
+        views = []
+        render(view, as: component)
+        let children = views
+        views = outer
+        return children
+    }
+
+    /// Renders `view` with `change` applied to each view it makes (each, as a modifier on a
+    /// group applies to each of its views).
+    mutating func render(_ view: any View, as component: String, changingEach change: (UIView) -> UIView) {
+        let start = views.count
+        render(view, as: component)
+        for index in start..<views.count { views[index] = change(views[index]) }
     }
 }
 

@@ -1,6 +1,7 @@
 // Shapes (`Circle`, `Rectangle`, `RoundedRectangle`, `Capsule`, `Ellipse`) and what fills them.
-// A shape is drawing, not a control: as a view it adds nothing to the form, and as an argument
-// (`.clipShape(Circle())`, `.contentShape(Rectangle())`, `.fill(Color.blue)`) it is accepted.
+// A shape is drawing, not a control: as a view it fills the space it is offered with its fill
+// (the foreground colour unless `.fill` says) and adds nothing to the form; as an argument
+// (`.clipShape(Circle())`, `.contentShape(Rectangle())`) it is accepted.
 
 /// Something that fills a shape (`ShapeStyle`): a color, a gradient, the foreground.
 public protocol ShapeStyle {}
@@ -18,9 +19,11 @@ extension ShapeStyle where Self == ForegroundStyle {
 /// A linear gradient (`LinearGradient`): as a view, nothing on the form.
 public struct LinearGradient: ShapeStyle, View, PrimitiveView {
     public typealias Body = Never
-    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {}
-    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {}
-    func render(into renderer: inout Renderer) {}
+    let colors: [Color]
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) { self.colors = colors }
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) { colors = gradient.colors }
+    /// Drawn as its first colour: the tree has no gradients.
+    func render(into renderer: inout Renderer) { (colors.first ?? .clear).render(into: &renderer) }
 }
 
 /// Colors for a gradient (`Gradient`).
@@ -73,28 +76,54 @@ public struct UnitPoint: Hashable, Sendable {
 public protocol Shape: View, Sendable where Body == Never {}
 
 extension Shape {
-    /// The shape filled with `content`: still nothing on the form.
-    public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> Self { self }
+    /// The shape filled with `content`.
+    public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment { $0.shapeFill = (content as? Color) ?? $0.foregroundColor ?? .primary }
+    }
     /// The shape's outline in `content`.
-    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> Self { self }
+    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment { $0.shapeStroke = ((content as? Color) ?? $0.foregroundColor ?? .primary, lineWidth) }
+    }
     /// The shape's outline in `content` with `style`.
-    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> Self { self }
+    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> ModifiedContent<Self, FormModifier> {
+        stroke(content, lineWidth: style.lineWidth)
+    }
     /// The shape's outline in the foreground style.
-    public func stroke(lineWidth: CGFloat = 1) -> Self { self }
+    public func stroke(lineWidth: CGFloat = 1) -> ModifiedContent<Self, FormModifier> { stroke(ForegroundStyle(), lineWidth: lineWidth) }
     /// The outline drawn inside the shape.
-    public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> Self { self }
+    public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> ModifiedContent<Self, FormModifier> {
+        stroke(content, lineWidth: lineWidth)
+    }
+}
+
+/// The view a shape draws as: filled (unless only stroked), its outline, its corners.
+@MainActor
+func renderShape(into renderer: inout Renderer, cornerRadius: CGFloat = 0, isRound: Bool = false) {
+    let view = FillView()
+    view.drawnKind = .shape
+    let environment = renderer.environment
+    if let stroke = environment.shapeStroke {
+        view.layer.borderWidth = stroke.width
+        view.layer.borderColor = stroke.color.uiColor.cgColor
+    }
+    if environment.shapeStroke == nil || environment.shapeFill != nil {
+        view.backgroundColor = (environment.shapeFill ?? environment.foregroundColor ?? .primary).uiColor
+    }
+    view.layer.cornerRadius = cornerRadius
+    view.isRound = isRound
+    renderer.add(view)
 }
 
 /// A circle (`Circle`).
 public struct Circle: Shape, PrimitiveView {
     public init() {}
-    func render(into renderer: inout Renderer) {}
+    func render(into renderer: inout Renderer) { renderShape(into: &renderer, isRound: true) }
 }
 
 /// A rectangle (`Rectangle`).
 public struct Rectangle: Shape, PrimitiveView {
     public init() {}
-    func render(into renderer: inout Renderer) {}
+    func render(into renderer: inout Renderer) { renderShape(into: &renderer) }
 }
 
 /// A rectangle with rounded corners (`RoundedRectangle`).
@@ -111,7 +140,7 @@ public struct RoundedRectangle: Shape, PrimitiveView {
         self.cornerSize = cornerSize
         self.style = style
     }
-    func render(into renderer: inout Renderer) {}
+    func render(into renderer: inout Renderer) { renderShape(into: &renderer, cornerRadius: cornerSize.width) }
 }
 
 /// A rectangle with half-circle ends (`Capsule`).
@@ -119,11 +148,11 @@ public struct Capsule: Shape, PrimitiveView {
     /// The ends' shape.
     public var style: RoundedCornerStyle
     public init(style: RoundedCornerStyle = .continuous) { self.style = style }
-    func render(into renderer: inout Renderer) {}
+    func render(into renderer: inout Renderer) { renderShape(into: &renderer, isRound: true) }
 }
 
 /// An ellipse (`Ellipse`).
 public struct Ellipse: Shape, PrimitiveView {
     public init() {}
-    func render(into renderer: inout Renderer) {}
+    func render(into renderer: inout Renderer) { renderShape(into: &renderer, isRound: true) }
 }

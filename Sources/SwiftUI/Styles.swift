@@ -199,12 +199,19 @@ extension ToggleStyle where Self == DefaultToggleStyle {
 }
 
 extension View {
-    /// Sets how the text fields inside look; the form is unchanged.
-    public func textFieldStyle<S: TextFieldStyle>(_ style: S) -> Self { self }
-    /// Sets how the buttons inside look; the form is unchanged.
+    /// Sets how the text fields inside look (`.roundedBorder` draws a border); the form is unchanged.
+    public func textFieldStyle<S: TextFieldStyle>(_ style: S) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment { $0.hasRoundedBorderFields = style is RoundedBorderTextFieldStyle }
+    }
+    /// Sets how the buttons inside look (an issuer's own style is drawn as a plain button).
     public func buttonStyle<S: ButtonStyle>(_ style: S) -> Self { self }
-    /// Sets how the buttons inside look and behave; the form is unchanged.
-    public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> Self { self }
+    /// Sets how the buttons inside look: `.borderedProminent` filled with the tint, `.bordered`
+    /// grey, the others plain; the form is unchanged.
+    public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment {
+            $0.buttonLook = style is BorderedProminentButtonStyle ? .filled : style is BorderedButtonStyle ? .gray : .plain
+        }
+    }
     /// Sets how the lists inside look; the form is unchanged.
     public func listStyle<S: ListStyle>(_ style: S) -> Self { self }
     /// Sets how the toggles inside look; the form is unchanged.

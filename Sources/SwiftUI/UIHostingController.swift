@@ -27,12 +27,16 @@ open class UIHostingController<Content: View>: UIViewController {
 
     /// The hosting view, rendered at once.
     open override func loadView() {
-        view = UIView()
+        view = HostingView()
         renderNow()
     }
 
-    /// Sizing is not computed: the view's frame size.
-    open func sizeThatFits(in size: CGSize) -> CGSize { size }
+    /// The size the SwiftUI view takes when offered `size` (SwiftUI's layout; see LayoutView.swift).
+    open func sizeThatFits(in size: CGSize) -> CGSize {
+        guard let root = viewIfLoaded?.subviews.first else { return size }
+        (root as? LayoutView)?.forgetSizes()
+        return SwiftUILayout.size(of: root, for: ProposedSize(size))
+    }
 
     /// Renders the pending state changes before the user agent's tap lands.
     @_spi(WalletHost) open override func updateBeforeTap() {
@@ -50,7 +54,15 @@ open class UIHostingController<Content: View>: UIViewController {
         renderer.render(rootView, as: "root")
         if let title = state.navigationTitle { self.title = title }
         for subview in view.subviews { subview.removeFromSuperview() }
-        for subview in renderer.views { view.addSubview(subview) }
+        // Several views at the root are a column, as SwiftUI lays them out.
+        if renderer.views.count == 1 {
+            view.addSubview(renderer.views[0])
+        } else if !renderer.views.isEmpty {
+            let column = StackLayoutView(axis: .vertical, spacing: nil, alignment: (0.5, 0.5))
+            renderer.views.forEach(column.addSubview)
+            view.addSubview(column)
+        }
+        view.setNeedsLayout()
     }
 
     /// `@Environment(\.dismiss)`: dismisses this controller, or the controller presenting it.

@@ -55,8 +55,27 @@ open class NSLayoutConstraint: NSObject {
     open var constant: CGFloat
     /// The priority.
     open var priority = UILayoutPriority.required
-    /// True while the constraint is in force.
-    open var isActive = false
+    /// True while the constraint is in force: the next layout pass solves it with the others.
+    open var isActive = false {
+        didSet {
+            guard isActive != oldValue else { return }
+            if isActive { Self.activeConstraints.append(WeakConstraint(self)) } else { Self.activeConstraints.removeAll { $0.constraint === self } }
+        }
+    }
+
+    private struct WeakConstraint {
+        weak var constraint: NSLayoutConstraint?
+        init(_ constraint: NSLayoutConstraint) { self.constraint = constraint }
+    }
+
+    /// Every active constraint, oldest first (dead ones dropped as they are seen).
+    private static var activeConstraints: [WeakConstraint] = []
+
+    /// The active constraints whose items are alive.
+    package static var active: [NSLayoutConstraint] {
+        activeConstraints.removeAll { $0.constraint == nil || $0.constraint?.firstItem == nil }
+        return activeConstraints.compactMap(\.constraint)
+    }
     /// A name for debugging.
     open var identifier: String?
 
@@ -194,16 +213,50 @@ extension LayoutAnchorProviding {
 extension UIView: LayoutAnchorProviding {
     public var firstBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .firstBaseline) }
     public var lastBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .lastBaseline) }
-    /// The area not covered by bars (the whole view here).
-    public var safeAreaLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
-    /// The view's margins.
-    public var layoutMarginsGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
-    /// The readable width of the view.
-    public var readableContentGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
-    /// The keyboard's top (the keyboard is never shown).
-    public var keyboardLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
-    /// The insets of the safe area: none.
-    public var safeAreaInsets: UIEdgeInsets { .zero }
+    /// The area not covered by the status bar and home indicator (``safeAreaInsets``).
+    public var safeAreaLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .safeArea) }
+    /// The view's margins (``effectiveLayoutMargins``).
+    public var layoutMarginsGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .margins) }
+    /// The readable width of the view: its margins, at most 672 pt wide.
+    public var readableContentGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .readable) }
+    /// The keyboard's top (the keyboard is never shown: the safe area's bottom).
+    public var keyboardLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .keyboard) }
+
+    /// The parts of the view under the status bar (47 pt) and the home indicator (34 pt) of the
+    /// 390 x 844 screen, from where the view is on it.
+    public var safeAreaInsets: UIEdgeInsets {
+        var origin = frame.origin
+        var ancestor = superview
+        while let view = ancestor {
+            origin.x += view.frame.minX
+            origin.y += view.frame.minY
+            ancestor = view.superview
+        }
+        let screen = UIScreen.main.bounds.height
+        return UIEdgeInsets(top: max(0, min(frame.height, UIScreen.safeAreaTop - origin.y)), left: 0,
+                            bottom: max(0, min(frame.height, origin.y + frame.height - (screen - UIScreen.safeAreaBottom))), right: 0)
+    }
+
+    /// The margins Auto Layout and stack views use: the ones the code set, else UIKit's
+    /// defaults, 8 pt on each side, or for a controller's root view 16 pt left and right and
+    /// none above and below, inside the safe area.
+    package var effectiveLayoutMargins: UIEdgeInsets {
+        if layoutMargins != .zero { return layoutMargins }
+        let directional = directionalLayoutMargins
+        if directional != .zero {
+            return UIEdgeInsets(top: directional.top, left: directional.leading, bottom: directional.bottom, right: directional.trailing)
+        }
+        guard isControllerRoot else { return UIEdgeInsets(top: 8, left: 8, bottom: 8, right: 8) }
+        let safe = safeAreaInsets
+        return UIEdgeInsets(top: safe.top, left: 16 + safe.left, bottom: safe.bottom, right: 16 + safe.right)
+    }
+}
+
+extension UIScreen {
+    /// The status bar's height on the 390 x 844 screen (an iPhone 14's safe area top).
+    package static let safeAreaTop: CGFloat = 47
+    /// The home indicator's height.
+    package static let safeAreaBottom: CGFloat = 34
 }
 
 /// A rectangle to lay views out against (`UILayoutGuide`).
@@ -213,14 +266,21 @@ open class UILayoutGuide: NSObject, LayoutAnchorProviding {
     open weak var owningView: UIView?
     /// A name for debugging.
     open var identifier = ""
+    /// Which rectangle of its view the guide is: a guide the code added is its own.
+    package let kind: Kind
+
+    /// The rectangles a view's guides stand for.
+    package enum Kind: Hashable, Sendable { case custom, safeArea, margins, readable, keyboard, scrollContent, scrollFrame }
 
     /// A guide to add to a view with `addLayoutGuide`.
     public override init() {
+        kind = .custom
         super.init()
     }
 
-    init(owningView: UIView) {
+    init(owningView: UIView, kind: Kind) {
         self.owningView = owningView
+        self.kind = kind
         super.init()
     }
 }

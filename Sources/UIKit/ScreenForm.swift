@@ -29,7 +29,10 @@ struct ScreenForm {
     private(set) var textFields: [String: UITextField] = [:]
     private(set) var switches: [String: UISwitch] = [:]
     private(set) var buttons: [String: (isEnabled: Bool, tap: @MainActor () -> Void)] = [:]
-    private var allButtons: [(title: String, isEnabled: Bool, tap: @MainActor () -> Void)] = []
+    private var allButtons: [(title: String, isEnabled: Bool, view: ObjectIdentifier?, tap: @MainActor () -> Void)] = []
+    /// The field name of each text field and switch read, and the action of each button offered,
+    /// by the view's identity: what the drawn screen (``ScreenTreeReader``) names its views by.
+    private(set) var namesByView: (fields: [ObjectIdentifier: String], actions: [ObjectIdentifier: String]) = ([:], [:])
     private var lastLabelText: String?
     private var usedNames: [String: Int] = [:]
 
@@ -43,10 +46,11 @@ struct ScreenForm {
             guard let action = item.primaryAction else { continue }
             let names = [item.title, action.title, item.accessibilityLabel, item.image?.sourceName, action.image?.sourceName]
             let name = names.lazy.compactMap { $0 }.first { !$0.isEmpty } ?? "Button \(allButtons.count + 1)"
-            allButtons.append((name, true, { action.perform(sender: item) }))
+            allButtons.append((name, true, nil, { action.perform(sender: item) }))
         }
         for button in allButtons where button.isEnabled || !fields.isEmpty {
-            addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)
+            let action = addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)
+            if let view = button.view { namesByView.actions[view] = action }
         }
     }
 
@@ -56,6 +60,15 @@ struct ScreenForm {
     /// The `ui.prompt` parameters.
     var prompt: UIPromptParams {
         UIPromptParams(title: title, message: lines.isEmpty ? nil : lines.joined(separator: "\n"), fields: fields, actions: actions)
+    }
+
+    /// The `ui.prompt` parameters with the screen drawn as `controller` laid it out (the
+    /// controller this form was read from).
+    func prompt(drawing controller: UIViewController) -> UIPromptParams {
+        var prompt = prompt
+        var reader = ScreenTreeReader(form: self)
+        prompt.screen = reader.tree(of: Self.shownController(controller))
+        return prompt
     }
 
     /// The controller's title, its navigation item's, else the first a child controller has
@@ -86,14 +99,16 @@ struct ScreenForm {
             let label = field.placeholder ?? field.accessibilityLabel ?? lastLabelText ?? name
             fields.append(UIPromptParams.Field(name: name, label: label, secure: field.isSecureTextEntry))
             textFields[name] = field
+            namesByView.fields[ObjectIdentifier(field)] = name
         case let toggle as UISwitch:
             let label = toggle.accessibilityLabel ?? toggle.title ?? lastLabelText
             let name = uniqueName(toggle.accessibilityIdentifier, label, fallback: "switch")
             fields.append(UIPromptParams.Field(name: name, label: "\(label ?? name) (yes/no)", secure: false))
             switches[name] = toggle
+            namesByView.fields[ObjectIdentifier(toggle)] = name
         case let button as UIButton:
             let title = Self.name(of: button) ?? "Button \(allButtons.count + 1)"
-            allButtons.append((title, button.isEnabled, { button.tap() }))
+            allButtons.append((title, button.isEnabled, ObjectIdentifier(button), { button.tap() }))
         case let spinner as UIActivityIndicatorView:
             if spinner.isAnimating { isBusy = true }
         default:
@@ -112,7 +127,7 @@ struct ScreenForm {
         return candidates.lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
     }
 
-    private mutating func addAction(titled title: String, isEnabled: Bool, _ tap: @escaping @MainActor () -> Void) {
+    private mutating func addAction(titled title: String, isEnabled: Bool, _ tap: @escaping @MainActor () -> Void) -> String {
         var unique = title
         var number = 1
         while buttons[unique] != nil {
@@ -121,6 +136,7 @@ struct ScreenForm {
         }
         actions.append(unique)
         buttons[unique] = (isEnabled, tap)
+        return unique
     }
 
     /// The field name for `identifier`, else `label` in lower case with letters and digits only,

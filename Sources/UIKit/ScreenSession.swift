@@ -78,6 +78,9 @@ package final class ScreenSession {
         session.ended = true
     }
 
+    /// True during a look's layout pass.
+    private static var isLayingOut = false
+
     /// How many screens are being shown (tests read it).
     static var sessionsShowing: Int { showing.count }
 
@@ -86,6 +89,7 @@ package final class ScreenSession {
     /// Something visible may have changed: every screen shown looks again soon. A session over
     /// (its result is in, or its screen could not be shown) is let go here if nothing ended it.
     static func noteChange() {
+        guard !isLayingOut else { return }
         if showing.values.contains(where: \.isOver) { showing = showing.filter { !$0.value.isOver } }
         for session in showing.values { session.scheduleLook() }
     }
@@ -107,11 +111,16 @@ package final class ScreenSession {
         var shown = root
         while let presented = shown.presentedViewController { shown = presented }
         if shown is UIAlertController { return }
+        // A layout pass, as iOS runs one after changes: the frames the drawn screen shows. What
+        // the code changes in it is read below, so it schedules no other look.
+        Self.isLayingOut = true
+        ScreenForm.shownController(shown).layOutForScreen()
+        Self.isLayingOut = false
         let form = ScreenForm(controller: shown)
         guard form.isReady else { return }
         isAsking = true
         formsSent += 1
-        let prompt = form.prompt
+        let prompt = form.prompt(drawing: shown)
         // Waits without holding a thread: a form is with the user for each call in flight.
         Task { @MainActor in
             let answer: Result<UIPromptResult, HostServiceError>

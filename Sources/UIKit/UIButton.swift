@@ -35,12 +35,14 @@ open class UIButton: UIControl {
     public init(type buttonType: ButtonType) {
         self.buttonType = buttonType
         super.init(frame: .zero)
+        titleLabel?.font = .systemFont(ofSize: 15)
     }
 
     /// A custom button with `frame`.
     public override init(frame: CGRect) {
         buttonType = .custom
         super.init(frame: frame)
+        titleLabel?.font = .systemFont(ofSize: 15)
     }
 
     /// Storyboards do not exist here; this initializer fails.
@@ -94,6 +96,9 @@ open class UIButton: UIControl {
     /// The image shown now.
     open var currentImage: UIImage? { configuration?.image ?? image(for: state) }
 
+    /// The title and image's size (``buttonContentSize()``).
+    open override var intrinsicContentSize: CGSize { buttonContentSize() }
+
     /// What a tap does: `touchUpInside` and primary actions, in the order added.
     package func tap() {
         sendActions(for: [.touchUpInside, .primaryActionTriggered])
@@ -129,13 +134,26 @@ open class UIButton: UIControl {
         /// Sizes (`UIButton.Configuration.Size`).
         public enum Size: Int, Sendable { case mini, small, medium, large }
 
-        public static func plain() -> Configuration { Configuration() }
-        public static func tinted() -> Configuration { Configuration() }
-        public static func gray() -> Configuration { Configuration() }
-        public static func filled() -> Configuration { Configuration() }
-        public static func borderless() -> Configuration { Configuration() }
-        public static func bordered() -> Configuration { Configuration() }
-        public static func borderedTinted() -> Configuration { Configuration() }
-        public static func borderedProminent() -> Configuration { Configuration() }
+        /// Which of the styles below made the configuration: how the button is drawn.
+        package var look = Look.plain
+
+        /// The drawn styles: `filled` and `borderedProminent` fill with the tint, `tinted` and
+        /// `borderedTinted` with a pale tint, `gray` and `bordered` with grey; the others have no fill.
+        package enum Look: Sendable { case plain, tinted, gray, filled }
+
+        private static func with(_ look: Look) -> Configuration {
+            var configuration = Configuration()
+            configuration.look = look
+            return configuration
+        }
+
+        public static func plain() -> Configuration { with(.plain) }
+        public static func tinted() -> Configuration { with(.tinted) }
+        public static func gray() -> Configuration { with(.gray) }
+        public static func filled() -> Configuration { with(.filled) }
+        public static func borderless() -> Configuration { with(.plain) }
+        public static func bordered() -> Configuration { with(.gray) }
+        public static func borderedTinted() -> Configuration { with(.tinted) }
+        public static func borderedProminent() -> Configuration { with(.filled) }
     }
 }

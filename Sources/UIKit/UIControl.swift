@@ -185,6 +185,8 @@ open class UISwitch: UIControl {
     open var thumbTintColor: UIColor?
     /// A label shown beside the switch (Mac Catalyst); the field's label in the form when set.
     open var title: String?
+    /// 51 x 31 pt, as iOS's.
+    open override var intrinsicContentSize: CGSize { CGSize(width: 51, height: 31) }
 
     /// Sets the switch without sending `valueChanged`, as UIKit does for code.
     open func setOn(_ on: Bool, animated: Bool) {

@@ -21,6 +21,8 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
     /// The SF Symbol's name (``init(systemName:)``) or the image's name (``init(named:)``): what
     /// names a button that shows only this image. Set once, by those initializers.
     package private(set) var sourceName: String?
+    /// The SF Symbol's name when the image is one (``init(systemName:)``).
+    package private(set) var symbolName: String?
 
     /// An empty image: no bitmap, size zero.
     public override init() {
@@ -80,6 +82,7 @@ open class UIImage: NSObject, @unchecked Sendable, _ExpressibleByImageLiteral {
     public convenience init?(systemName name: String) {
         self.init(cgImage: SymbolPlaceholder.image, scale: 3, orientation: .up)
         sourceName = name
+        symbolName = name
     }
 
     /// The image named in `#imageLiteral(resourceName:)`; it must exist in the main bundle.

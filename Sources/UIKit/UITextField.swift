@@ -56,6 +56,8 @@ open class UITextField: UIControl {
     open var rightViewMode = ViewMode.never
     /// True while the user edits the field.
     open private(set) var isEditing = false
+    /// The text or placeholder on one line (``fieldContentSize()``).
+    open override var intrinsicContentSize: CGSize { fieldContentSize() }
 
     /// Sets the field as typing does: asks the delegate, sets ``text``, sends `editingChanged`.
     package func typeAnswer(_ value: String) {

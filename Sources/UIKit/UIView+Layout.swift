@@ -1,8 +1,10 @@
 extension UIView {
-    /// UIKit's layout pass for this view's tree: each view that asked for layout runs
-    /// ``layoutSubviews()``, parents before their subviews (a parent sets its subviews' frames,
-    /// then they lay out their own).
+    /// UIKit's layout pass for this view's tree: each view places its subviews as its kind does
+    /// (``placeSubviews()``: a stack view its arranged views, a SwiftUI host its content), then
+    /// each view that asked for layout runs ``layoutSubviews()``, parents before their subviews
+    /// (a parent sets its subviews' frames, then they lay out their own).
     func runLayoutPass() {
+        placeSubviews()
         if needsLayout {
             needsLayout = false
             layoutSubviews()
@@ -26,6 +28,7 @@ extension UIViewController {
     func layOutViews() {
         guard let view else { return }
         viewWillLayoutSubviews()
+        AutoLayoutSolving.solve(in: view)
         view.runLayoutPass()
         viewDidLayoutSubviews()
     }

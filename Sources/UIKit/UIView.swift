@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// A view (`UIView`). Nothing is drawn: views keep their structure and state, and what is
 /// visible becomes the form the host's user agent shows (see ``UIViewController``).
@@ -32,7 +33,8 @@ open class UIView: UIResponder {
     open var contentMode = ContentMode.scaleToFill
     /// A number to find the view by (``viewWithTag(_:)``).
     open var tag = 0
-    /// Kept for Auto Layout code; layout is not computed.
+    /// True (the default) to keep the frame the code sets; false to have Auto Layout set it
+    /// from the constraints (see AutoLayoutSolving.swift).
     open var translatesAutoresizingMaskIntoConstraints = true
     /// The identifier UI tests find the view by; a text field's or switch's name in the form.
     open var accessibilityIdentifier: String?
@@ -40,9 +42,9 @@ open class UIView: UIResponder {
     open var accessibilityLabel: String?
     /// True when VoiceOver treats the view as one element (kept).
     open var isAccessibilityElement = false
-    /// Margins inside the view (kept).
+    /// Margins inside the view; zero for UIKit's defaults (``effectiveLayoutMargins``).
     open var layoutMargins = UIEdgeInsets.zero
-    /// Margins inside the view in reading direction (kept).
+    /// Margins inside the view in reading direction; zero for UIKit's defaults.
     open var directionalLayoutMargins = NSDirectionalEdgeInsets.zero
     /// The view's layer: corner radius, border and shadow kept for source compatibility.
     public let layer = CALayer()
@@ -50,6 +52,9 @@ open class UIView: UIResponder {
     open private(set) var subviews: [UIView] = []
     /// The view this one was added to.
     open private(set) weak var superview: UIView?
+    /// What the drawn screen shows this plain view as (SwiftUI's shapes say `.shape`); nil for
+    /// what the view's class says.
+    package var drawnKind: ViewNode.Kind?
     /// The constraints added with ``addConstraint(_:)``.
     open private(set) var constraints: [NSLayoutConstraint] = []
 
@@ -129,12 +134,18 @@ open class UIView: UIResponder {
         return false
     }
 
-    /// Keeps `constraint` (Auto Layout is not computed here).
-    open func addConstraint(_ constraint: NSLayoutConstraint) { constraints.append(constraint) }
-    /// Keeps `constraints`.
-    open func addConstraints(_ constraints: [NSLayoutConstraint]) { self.constraints += constraints }
-    /// Forgets `constraint`.
-    open func removeConstraint(_ constraint: NSLayoutConstraint) { constraints.removeAll { $0 === constraint } }
+    /// Adds and activates `constraint` (solved in the layout pass, see AutoLayoutSolving.swift).
+    open func addConstraint(_ constraint: NSLayoutConstraint) {
+        constraints.append(constraint)
+        constraint.isActive = true
+    }
+    /// Adds and activates `constraints`.
+    open func addConstraints(_ constraints: [NSLayoutConstraint]) { constraints.forEach(addConstraint) }
+    /// Removes and deactivates `constraint`.
+    open func removeConstraint(_ constraint: NSLayoutConstraint) {
+        constraints.removeAll { $0 === constraint }
+        constraint.isActive = false
+    }
     /// Forgets `constraints`.
     open func removeConstraints(_ constraints: [NSLayoutConstraint]) { constraints.forEach(removeConstraint) }
     /// Asks for a layout pass: ``layoutSubviews()`` runs at the next ``layoutIfNeeded()`` (its
@@ -143,21 +154,51 @@ open class UIView: UIResponder {
     /// Runs ``layoutSubviews()`` now if a layout was asked for (a new view asks), then lays out
     /// the subviews the same way, top down, as UIKit's layout pass does (see UIView+Layout.swift).
     open func layoutIfNeeded() { runLayoutPass() }
-    /// Lays out the subviews: override it to set their frames from ``bounds``. Auto Layout
-    /// constraints are kept, not solved: frames are what the code sets.
+    /// Lays out the subviews: override it to set their frames from ``bounds``. Frames from Auto
+    /// Layout constraints and stack views are set before it runs (see UIView+Layout.swift).
     open func layoutSubviews() {}
+    /// True for a view controller's root view (its margins are 16 pt on the sides).
+    package var isControllerRoot = false
     /// True until the next layout pass.
     var needsLayout = true
+    /// Sets the subviews' frames as the view's kind does, in every layout pass before
+    /// ``layoutSubviews()``: a stack view arranges its views; nothing for a plain view.
+    @_spi(WalletHost) open func placeSubviews() {}
     /// Nothing is drawn.
     open func setNeedsDisplay() {}
-    /// Kept for layout code: the hugging priority is not used.
-    open func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {}
-    /// Kept for layout code: the compression resistance is not used.
-    open func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {}
-    /// The view's size for `size`: its frame's size.
-    open func sizeThatFits(_ size: CGSize) -> CGSize { frame.size }
+    /// How much the view resists growing past its ``intrinsicContentSize`` along each axis
+    /// (horizontal, vertical); 250 by default, as in UIKit.
+    package var huggingPriorities = (horizontal: UILayoutPriority.defaultLow, vertical: UILayoutPriority.defaultLow)
+    /// How much the view resists shrinking below its ``intrinsicContentSize``; 750 by default.
+    package var compressionPriorities = (horizontal: UILayoutPriority.defaultHigh, vertical: UILayoutPriority.defaultHigh)
+    /// Sets how much the view resists growing along `axis` (Auto Layout and stack views use it).
+    open func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
+        if axis == .horizontal { huggingPriorities.horizontal = priority } else { huggingPriorities.vertical = priority }
+    }
+    /// Sets how much the view resists shrinking along `axis`.
+    open func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
+        if axis == .horizontal { compressionPriorities.horizontal = priority } else { compressionPriorities.vertical = priority }
+    }
+    /// The hugging priority along `axis`.
+    open func contentHuggingPriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        axis == .horizontal ? huggingPriorities.horizontal : huggingPriorities.vertical
+    }
+    /// The compression resistance along `axis`.
+    open func contentCompressionResistancePriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        axis == .horizontal ? compressionPriorities.horizontal : compressionPriorities.vertical
+    }
+    /// The view's natural size (see IntrinsicContentSize.swift); ``noIntrinsicMetric`` in a
+    /// dimension it has none in, as a plain view in both.
+    open var intrinsicContentSize: CGSize { CGSize(width: UIView.noIntrinsicMetric, height: UIView.noIntrinsicMetric) }
+    /// Tells layout the natural size changed: the next layout pass uses the new one.
+    open func invalidateIntrinsicContentSize() { superview?.setNeedsLayout() }
+    /// The view's size for `size`: its natural size where it has one, else its frame's.
+    open func sizeThatFits(_ size: CGSize) -> CGSize {
+        let natural = intrinsicContentSize
+        return CGSize(width: natural.width >= 0 ? natural.width : frame.width, height: natural.height >= 0 ? natural.height : frame.height)
+    }
     /// Resizes the frame to ``sizeThatFits(_:)``.
-    open func sizeToFit() {}
+    open func sizeToFit() { frame.size = sizeThatFits(frame.size) }
     /// Ends editing in the view's text fields.
     @discardableResult
     open func endEditing(_ force: Bool) -> Bool { true }

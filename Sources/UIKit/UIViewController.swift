@@ -128,6 +128,7 @@ open class UIViewController: UIResponder {
         guard loadedView == nil else { return }
         loadView()
         if loadedView == nil { loadedView = UIView() }
+        loadedView?.isControllerRoot = true
         viewDidLoad()
     }
 

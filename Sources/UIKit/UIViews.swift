@@ -37,6 +37,10 @@ open class UILabel: UIView {
     open var adjustsFontForContentSizeCategory = false
     /// Kept.
     open var minimumScaleFactor: CGFloat = 0
+    /// The width a multi-line label wraps at for its natural size (0: its own width).
+    open var preferredMaxLayoutWidth: CGFloat = 0
+    /// The text's estimated size (``TextMetrics``).
+    open override var intrinsicContentSize: CGSize { labelContentSize() }
 }
 
 /// An image view (`UIImageView`), kept; not part of the form.
@@ -46,6 +50,11 @@ open class UIImageView: UIView {
     open var image: UIImage?
     /// Kept.
     open var highlightedImage: UIImage?
+    /// The image's size in points; an SF Symbol is 20.4 pt square (17 pt text's line).
+    open override var intrinsicContentSize: CGSize {
+        guard let image else { return CGSize(width: UIView.noIntrinsicMetric, height: UIView.noIntrinsicMetric) }
+        return image.symbolName != nil ? CGSize(width: 20.4, height: 20.4) : image.size
+    }
 
     /// A view showing `image`.
     public init(image: UIImage?) {
@@ -82,6 +91,11 @@ open class UIActivityIndicatorView: UIView {
     open var hidesWhenStopped = true
     /// True between ``startAnimating()`` and ``stopAnimating()``.
     open private(set) var isAnimating = false
+    /// 20 pt square (medium), 37 pt (large), as iOS's.
+    open override var intrinsicContentSize: CGSize {
+        let side: CGFloat = style == .large || style == .whiteLarge ? 37 : 20
+        return CGSize(width: side, height: side)
+    }
 
     /// A spinner of `style`.
     public init(style: Style) {
@@ -152,6 +166,7 @@ open class UIStackView: UIView {
 
     /// Inserts `view` at `stackIndex` among the arranged views.
     open func insertArrangedSubview(_ view: UIView, at stackIndex: Int) {
+        view.translatesAutoresizingMaskIntoConstraints = false
         arrangedSubviews.removeAll { $0 === view }
         let index = min(max(stackIndex, 0), arrangedSubviews.count)
         arrangedSubviews.insert(view, at: index)
@@ -169,8 +184,25 @@ open class UIStackView: UIView {
         screenDidChange()
     }
 
-    /// Sets extra spacing after `arrangedSubview` (kept).
-    open func setCustomSpacing(_ spacing: CGFloat, after arrangedSubview: UIView) {}
+    /// Spacing after an arranged view, by its identity (``setCustomSpacing(_:after:)``).
+    private(set) var customSpacings: [ObjectIdentifier: CGFloat] = [:]
+
+    /// Sets the spacing after `arrangedSubview` instead of ``spacing``.
+    open func setCustomSpacing(_ spacing: CGFloat, after arrangedSubview: UIView) {
+        customSpacings[ObjectIdentifier(arrangedSubview)] = spacing
+    }
+
+    /// The spacing after `arrangedSubview`: its custom spacing, else ``spacing``.
+    open func customSpacing(after arrangedSubview: UIView) -> CGFloat {
+        customSpacings[ObjectIdentifier(arrangedSubview)] ?? spacing
+    }
+
+    /// The arranged views' natural sizes along the axis with the spacing between them, and the
+    /// largest across it (see UIStackView+Arrangement.swift).
+    open override var intrinsicContentSize: CGSize { arrangedContentSize() }
+
+    /// Arranges the views (UIStackView+Arrangement.swift).
+    @_spi(WalletHost) open override func placeSubviews() { arrangeSubviews() }
 }
 
 /// A scrolling view (`UIScrollView`): everything in it is on the form, scrolled or not.
@@ -197,9 +229,9 @@ open class UIScrollView: UIView {
     /// Kept.
     open var contentInsetAdjustmentBehavior = ContentInsetAdjustmentBehavior.automatic
     /// The content's layout guide.
-    public var contentLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    public var contentLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .scrollContent) }
     /// The frame's layout guide.
-    public var frameLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self) }
+    public var frameLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .scrollFrame) }
 
     /// When the keyboard goes (`UIScrollView.KeyboardDismissMode`), kept.
     public enum KeyboardDismissMode: Int, Sendable { case none, onDrag, interactive }

@@ -114,7 +114,7 @@ struct ScreenFormTests {
         }
         form = ScreenForm(controller: host)
         #expect(form.prompt.message == "Count 2\nMore than one\nRow 0\nRow 1")
-        #expect((host.view.subviews.compactMap { $0 as? UITextField }.first?.text) == "pat")
+        #expect((host.view.viewsInside.compactMap { $0 as? UITextField }.first?.text) == "pat")
     }
 }
 

@@ -82,7 +82,7 @@ struct SwiftUIGapTests {
         #expect(form.prompt.message == "Sign in\nWelcome\nCard\n•••• 4242\nRow")
         let actions = form.prompt.actions
         #expect(actions.contains("Continue") && actions.contains("Help") && actions.contains("Terms"))
-        let closeButton = host.view.subviews.compactMap { $0 as? UIButton }.first { $0.accessibilityLabel == "Close" }
+        let closeButton = host.view.viewsInside.compactMap { $0 as? UIButton }.first { $0.accessibilityLabel == "Close" }
         #expect(closeButton != nil)
     }
 
