@@ -59,22 +59,18 @@ open class NSLayoutConstraint: NSObject {
     open var isActive = false {
         didSet {
             guard isActive != oldValue else { return }
-            if isActive { Self.activeConstraints.append(WeakConstraint(self)) } else { Self.activeConstraints.removeAll { $0.constraint === self } }
+            if isActive { Self.activeConstraints.append(self) } else { Self.activeConstraints.removeAll { $0 === self } }
         }
     }
 
-    private struct WeakConstraint {
-        weak var constraint: NSLayoutConstraint?
-        init(_ constraint: NSLayoutConstraint) { self.constraint = constraint }
-    }
-
-    /// Every active constraint, oldest first (dead ones dropped as they are seen).
-    private static var activeConstraints: [WeakConstraint] = []
+    /// Every active constraint, oldest first: held while active, as UIKit's views hold theirs,
+    /// and let go once its first item is gone.
+    private static var activeConstraints: [NSLayoutConstraint] = []
 
     /// The active constraints whose items are alive.
     package static var active: [NSLayoutConstraint] {
-        activeConstraints.removeAll { $0.constraint == nil || $0.constraint?.firstItem == nil }
-        return activeConstraints.compactMap(\.constraint)
+        activeConstraints.removeAll { $0.firstItem == nil || ($0.secondAttribute != .notAnAttribute && $0.secondItem == nil) }
+        return activeConstraints
     }
     /// A name for debugging.
     open var identifier: String?
@@ -214,13 +210,13 @@ extension UIView: LayoutAnchorProviding {
     public var firstBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .firstBaseline) }
     public var lastBaselineAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(item: self, attribute: .lastBaseline) }
     /// The area not covered by the status bar and home indicator (``safeAreaInsets``).
-    public var safeAreaLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .safeArea) }
+    public var safeAreaLayoutGuide: UILayoutGuide { standardGuide(.safeArea) }
     /// The view's margins (``effectiveLayoutMargins``).
-    public var layoutMarginsGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .margins) }
+    public var layoutMarginsGuide: UILayoutGuide { standardGuide(.margins) }
     /// The readable width of the view: its margins, at most 672 pt wide.
-    public var readableContentGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .readable) }
+    public var readableContentGuide: UILayoutGuide { standardGuide(.readable) }
     /// The keyboard's top (the keyboard is never shown: the safe area's bottom).
-    public var keyboardLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .keyboard) }
+    public var keyboardLayoutGuide: UILayoutGuide { standardGuide(.keyboard) }
 
     /// The parts of the view under the status bar (47 pt) and the home indicator (34 pt) of the
     /// 390 x 844 screen, from where the view is on it.
@@ -286,8 +282,26 @@ open class UILayoutGuide: NSObject, LayoutAnchorProviding {
 }
 
 extension UIView {
-    /// Adds a layout guide (kept).
+    /// The view's guide of `kind`, made once and kept (a constraint holds its items weakly).
+    package func standardGuide(_ kind: UILayoutGuide.Kind) -> UILayoutGuide {
+        if let guide = standardGuides[kind] { return guide }
+        let guide = UILayoutGuide(owningView: self, kind: kind)
+        standardGuides[kind] = guide
+        return guide
+    }
+
+    /// Adds a layout guide: its rectangle is one more the constraints decide.
     public func addLayoutGuide(_ layoutGuide: UILayoutGuide) {
         layoutGuide.owningView = self
+        addedGuides.append(layoutGuide)
     }
+
+    /// Removes a guide added with ``addLayoutGuide(_:)``.
+    public func removeLayoutGuide(_ layoutGuide: UILayoutGuide) {
+        addedGuides.removeAll { $0 === layoutGuide }
+        layoutGuide.owningView = nil
+    }
+
+    /// The guides added to the view.
+    public var layoutGuides: [UILayoutGuide] { addedGuides }
 }

@@ -157,6 +157,10 @@ open class UIView: UIResponder {
     /// Lays out the subviews: override it to set their frames from ``bounds``. Frames from Auto
     /// Layout constraints and stack views are set before it runs (see UIView+Layout.swift).
     open func layoutSubviews() {}
+    /// The safe area, margins and other guides UIKit gives the view, made on first use.
+    var standardGuides: [UILayoutGuide.Kind: UILayoutGuide] = [:]
+    /// The guides the code added (``addLayoutGuide(_:)``).
+    var addedGuides: [UILayoutGuide] = []
     /// True for a view controller's root view (its margins are 16 pt on the sides).
     package var isControllerRoot = false
     /// True until the next layout pass.

@@ -128,6 +128,8 @@ open class UIViewController: UIResponder {
         guard loadedView == nil else { return }
         loadView()
         if loadedView == nil { loadedView = UIView() }
+        // As UIKit's loadView makes it: the screen's size, so that viewDidLoad can size subviews from its bounds.
+        if let view = loadedView, view.frame.size == .zero { view.frame = UIScreen.main.bounds }
         loadedView?.isControllerRoot = true
         viewDidLoad()
     }

@@ -229,9 +229,9 @@ open class UIScrollView: UIView {
     /// Kept.
     open var contentInsetAdjustmentBehavior = ContentInsetAdjustmentBehavior.automatic
     /// The content's layout guide.
-    public var contentLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .scrollContent) }
+    public var contentLayoutGuide: UILayoutGuide { standardGuide(.scrollContent) }
     /// The frame's layout guide.
-    public var frameLayoutGuide: UILayoutGuide { UILayoutGuide(owningView: self, kind: .scrollFrame) }
+    public var frameLayoutGuide: UILayoutGuide { standardGuide(.scrollFrame) }
 
     /// When the keyboard goes (`UIScrollView.KeyboardDismissMode`), kept.
     public enum KeyboardDismissMode: Int, Sendable { case none, onDrag, interactive }
