@@ -24,7 +24,7 @@ open class UIAlertController: UIViewController {
     open private(set) var actions: [UIAlertAction] = []
     /// The action the user agent offers first.
     open var preferredAction: UIAlertAction?
-    private var fields: [UITextField] = []
+    private(set) var fields: [UITextField] = []
 
     /// An alert with a title, a message and a style.
     public init(title: String?, message: String?, preferredStyle: Style) {
@@ -56,7 +56,8 @@ open class UIAlertController: UIViewController {
     open var textFields: [UITextField]? { fields.isEmpty ? nil : fields }
 
     /// The form the user agent shows: one field per text field, labelled by its placeholder,
-    /// and one button per action (the preferred action first).
+    /// and one button per action (the preferred action first); with the alert drawn
+    /// (UIAlertController+Screen.swift).
     ///
     /// A field's name, the key of its value in a user-agent script, is its
     /// `accessibilityIdentifier` if set, else its placeholder in lower case without spaces
@@ -71,7 +72,7 @@ open class UIAlertController: UIViewController {
         if let preferred = preferredAction?.title, let index = titles.firstIndex(of: preferred) {
             titles.insert(titles.remove(at: index), at: 0)
         }
-        return UIPromptParams(title: title ?? "", message: message, fields: formFields, actions: titles)
+        return UIPromptParams(title: title ?? "", message: message, fields: formFields, actions: titles, screen: drawnScreen())
     }
 
     /// The form's field names, one per text field; see ``promptForm``.
