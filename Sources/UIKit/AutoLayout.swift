@@ -218,18 +218,20 @@ extension UIView: LayoutAnchorProviding {
     /// The keyboard's top (the keyboard is never shown: the safe area's bottom).
     public var keyboardLayoutGuide: UILayoutGuide { standardGuide(.keyboard) }
 
-    /// The parts of the view under the status bar (47 pt) and the home indicator (34 pt) of the
-    /// 390 x 844 screen, from where the view is on it.
+    /// The parts of the view under the status bar (47 pt), a navigation bar (44 pt more, see
+    /// ``UIViewController/showsNavigationBar``) and the home indicator (34 pt) of the 390 x 844
+    /// screen, from where the view is on it.
     public var safeAreaInsets: UIEdgeInsets {
         var origin = frame.origin
-        var ancestor = superview
-        while let view = ancestor {
+        var top: UIView = self
+        while let view = top.superview {
             origin.x += view.frame.minX
             origin.y += view.frame.minY
-            ancestor = view.superview
+            top = view
         }
         let screen = UIScreen.main.bounds.height
-        return UIEdgeInsets(top: max(0, min(frame.height, UIScreen.safeAreaTop - origin.y)), left: 0,
+        let bars = UIScreen.safeAreaTop + (top.owningController?.showsNavigationBar == true ? UINavigationController.barHeight : 0)
+        return UIEdgeInsets(top: max(0, min(frame.height, bars - origin.y)), left: 0,
                             bottom: max(0, min(frame.height, origin.y + frame.height - (screen - UIScreen.safeAreaBottom))), right: 0)
     }
 

@@ -46,7 +46,7 @@ struct ScreenForm {
             guard let action = item.primaryAction else { continue }
             let names = [item.title, action.title, item.accessibilityLabel, item.image?.sourceName, action.image?.sourceName]
             let name = names.lazy.compactMap { $0 }.first { !$0.isEmpty } ?? "Button \(allButtons.count + 1)"
-            allButtons.append((name, true, nil, { action.perform(sender: item) }))
+            allButtons.append((name, true, ObjectIdentifier(item), { action.perform(sender: item) }))
         }
         for button in allButtons where button.isEnabled || !fields.isEmpty {
             let action = addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)

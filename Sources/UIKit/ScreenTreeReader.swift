@@ -19,12 +19,14 @@ struct ScreenTreeReader {
 
     private let fieldNames: [ObjectIdentifier: String]
     private let actionNames: [ObjectIdentifier: String]
+    private let title: String
     private var imageBytesLeft = Self.imageBudget
 
     /// A reader naming fields and actions as `form` does.
     init(form: ScreenForm) {
         fieldNames = form.namesByView.fields
         actionNames = form.namesByView.actions
+        title = form.title
     }
 
     /// The tree of `controller`'s view at the screen's size; its root at (0, 0).
@@ -35,6 +37,9 @@ struct ScreenTreeReader {
             root = node(of: view)
             root.frame.x = 0
             root.frame.y = 0
+        }
+        if let bar = controller.drawnNavigationBar(actions: actionNames, title: title) {
+            root.children = (root.children ?? []) + [bar]
         }
         return ScreenTree(size: ViewNode.Size(width: Double(screen.width), height: Double(screen.height)), root: root)
     }

@@ -126,8 +126,10 @@ open class UINavigationController: UIViewController {
     open var topViewController: UIViewController? { children.last }
     /// The controller shown: the top one.
     open var visibleViewController: UIViewController? { presentedViewController ?? topViewController }
-    /// Kept.
+    /// True to hide the bar: the controllers' content then starts under the status bar.
     open var isNavigationBarHidden = false
+    /// The bar's height under the status bar.
+    package static let barHeight: CGFloat = 44
 
     /// A stack starting with `rootViewController`.
     public init(rootViewController: UIViewController) {

@@ -162,7 +162,9 @@ open class UIView: UIResponder {
     /// The guides the code added (``addLayoutGuide(_:)``).
     var addedGuides: [UILayoutGuide] = []
     /// True for a view controller's root view (its margins are 16 pt on the sides).
-    package var isControllerRoot = false
+    package var isControllerRoot: Bool { owningController != nil }
+    /// The controller whose root view this is.
+    package weak var owningController: UIViewController?
     /// True until the next layout pass.
     var needsLayout = true
     /// Sets the subviews' frames as the view's kind does, in every layout pass before

@@ -130,7 +130,7 @@ open class UIViewController: UIResponder {
         if loadedView == nil { loadedView = UIView() }
         // As UIKit's loadView makes it: the screen's size, so that viewDidLoad can size subviews from its bounds.
         if let view = loadedView, view.frame.size == .zero { view.frame = UIScreen.main.bounds }
-        loadedView?.isControllerRoot = true
+        loadedView?.owningController = self
         viewDidLoad()
     }
 

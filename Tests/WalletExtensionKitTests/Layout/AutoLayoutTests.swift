@@ -91,3 +91,37 @@ struct AutoLayoutTests {
         #expect(inner.effectiveLayoutMargins == UIEdgeInsets(top: 8, left: 8, bottom: 8, right: 8))
     }
 }
+
+/// A controller in a navigation stack with a Cancel bar button and a field pinned under the bar.
+private final class BarredController: UIViewController {
+    let field = UITextField()
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Verify"
+        navigationItem.leftBarButtonItem = UIBarButtonItem(systemItem: .cancel, primaryAction: UIAction { _ in })
+        field.placeholder = "Code"
+        field.borderStyle = .roundedRect
+        field.translatesAutoresizingMaskIntoConstraints = false
+        view.addSubview(field)
+        NSLayoutConstraint.activate([
+            field.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 20),
+            field.leadingAnchor.constraint(equalTo: view.layoutMarginsGuide.leadingAnchor),
+            field.trailingAnchor.constraint(equalTo: view.layoutMarginsGuide.trailingAnchor),
+        ])
+    }
+}
+
+@MainActor
+@Suite("Navigation bar: drawn, tappable, and under it the safe area")
+struct NavigationBarLayoutTests {
+    @Test("the bar is 44 pt under the status bar, its Cancel the form's action; the safe area starts at 47 + 44 = 91")
+    func barAndSafeArea() throws {
+        let screen = try DrawnScreen(presenting: UINavigationController(rootViewController: BarredController()))
+        #expect(screen.prompt.actions == ["Cancel"])
+        // "Cancel" in 17 pt: 6 x 8.5 = 51 by 20.4, 16 pt from the left, centred in the bar.
+        #expect(close(try screen.action("Cancel"), 16, 47 + (44 - 20.4) / 2, 51, 20.4))
+        #expect(screen.text("Verify").count == 1)
+        #expect(close(try screen.field("code"), 16, 111, 358, 34.4))
+    }
+}
