@@ -29,7 +29,7 @@ public struct Strength: Hashable, Comparable, Sendable {
 
 /// A linear constraint `expression (== | <= | >=) 0` with a strength. Compared by identity: a
 /// constraint is added to and removed from a solver as itself.
-public final class Constraint: Hashable, CustomStringConvertible {
+public final class Constraint: Hashable, Sendable, CustomStringConvertible {
     /// The relation to zero.
     public enum Relation: Sendable { case equal, lessThanOrEqual, greaterThanOrEqual }
 

@@ -1,9 +1,8 @@
-/// A value the solver finds (`Variable`): a view's left edge, a width. Compared by identity.
-public final class Variable: Hashable, CustomStringConvertible {
+/// A value the solver finds (`Variable`): a view's left edge, a width. Compared by identity;
+/// its value is the solver's (``Solver/value(of:)``).
+public final class Variable: Hashable, Sendable, CustomStringConvertible {
     /// A name for messages and debugging.
     public let name: String
-    /// The value from the last ``Solver/updateVariables()``.
-    public internal(set) var value: Double = 0
 
     /// A variable called `name`.
     public init(_ name: String = "") { self.name = name }
@@ -14,7 +13,7 @@ public final class Variable: Hashable, CustomStringConvertible {
 }
 
 /// A linear expression: a sum of coefficient x variable terms and a constant.
-public struct LinearExpression: CustomStringConvertible {
+public struct LinearExpression: Sendable, CustomStringConvertible {
     /// The terms, a variable at most once.
     public private(set) var terms: [Variable: Double]
     /// The constant.

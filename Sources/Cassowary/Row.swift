@@ -1,6 +1,6 @@
 /// A symbol of the tableau: a constraint's variable, or one the solver makes for a constraint.
-struct Symbol: Hashable {
-    enum Kind { case external, slack, error, dummy }
+struct Symbol: Hashable, Sendable {
+    enum Kind: Sendable { case external, slack, error, dummy }
     let id: Int
     let kind: Kind
 
@@ -9,7 +9,7 @@ struct Symbol: Hashable {
 }
 
 /// One row of the simplex tableau: `basic = constant + Σ coefficient x symbol`.
-struct Row {
+struct Row: Sendable {
     var constant: Double
     private(set) var cells: [Symbol: Double] = [:]
 

@@ -1,5 +1,5 @@
 /// Why a solver refused a constraint.
-public enum SolverError: Error, Equatable, CustomStringConvertible {
+public enum SolverError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A required constraint conflicts with the required constraints already added; the solver
     /// is as it was before.
     case unsatisfiable(String)
@@ -25,8 +25,8 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
 /// one of the simplex method), which tells an unsatisfiable required constraint. The objective,
 /// the weighted sum of the errors, is then minimised by pivoting. The structure follows the
 /// algorithm as the kiwi solver implements it.
-public struct Solver {
-    private struct Tag {
+public struct Solver: Sendable {
+    private struct Tag: Sendable {
         var marker: Symbol
         var other: Symbol?
     }
@@ -84,9 +84,9 @@ public struct Solver {
         optimize(objectiveRow: nil)
     }
 
-    /// Sets each variable's ``Variable/value`` from the tableau.
-    public func updateVariables() {
-        for (variable, symbol) in variables { variable.value = rows[symbol]?.constant ?? 0 }
+    /// The value of `variable` in the current solution (0 for a variable in no constraint).
+    public func value(of variable: Variable) -> Double {
+        variables[variable].flatMap { rows[$0]?.constant } ?? 0
     }
 
     // MARK: Rows

@@ -28,7 +28,6 @@ enum AutoLayoutSolving {
         guard !constraints.isEmpty else { return }
         var system = LayoutSystem(root: root)
         for constraint in constraints { system.add(constraint) }
-        system.solver.updateVariables()
         system.applyFrames()
     }
 
@@ -207,15 +206,16 @@ private struct LayoutSystem {
         for (view, box) in views.values where view !== root && !view.translatesAutoresizingMaskIntoConstraints {
             if let stack = view.superview as? UIStackView, stack.arrangedSubviews.contains(where: { $0 === view }) { continue }
             guard let parent = view.superview.flatMap({ views[ObjectIdentifier($0)]?.box }) else { continue }
-            let frame = CGRect(x: box.left.value - parent.left.value, y: box.top.value - parent.top.value,
-                               width: max(0, box.width.value), height: max(0, box.height.value))
+            let value = solver.value(of:)
+            let frame = CGRect(x: value(box.left) - value(parent.left), y: value(box.top) - value(parent.top),
+                               width: max(0, value(box.width)), height: max(0, value(box.height)))
             if view.frame != frame {
                 view.frame = frame
                 view.setNeedsLayout()
             }
         }
         for (scrollView, box) in contentGuides.values {
-            scrollView.contentSize = CGSize(width: box.width.value, height: box.height.value)
+            scrollView.contentSize = CGSize(width: solver.value(of: box.width), height: solver.value(of: box.height))
         }
     }
 }
