@@ -1,3 +1,10 @@
+/// A SwiftUI button's view: sized by its label's layout when the label has one
+/// (`Text("Log In").frame(maxWidth: .infinity)` makes the button as wide as it is offered).
+final class SwiftUIButton: UIButton {
+    /// The label's laid-out view (a frame, padding or stack around its text), measured, not shown.
+    var labelLayout: UIView?
+}
+
 extension UIButton {
     /// Styles a SwiftUI button from the environment: its label's font (body) and the tint
     /// (`.borderedProminent` fills with it, `.bordered` greys), the image of an image label.

@@ -134,8 +134,10 @@ public struct Button<Label: View>: View, PrimitiveView {
     }
 
     func render(into renderer: inout Renderer) {
-        let button = UIButton(type: .system)
-        button.style(as: renderer.environment, labelViews: renderer.labelViews(of: label))
+        let button = SwiftUIButton(type: .system)
+        let labelViews = renderer.labelViews(of: label)
+        button.style(as: renderer.environment, labelViews: labelViews)
+        if labelViews.count == 1, labelViews[0] is LayoutView { button.labelLayout = labelViews[0] }
         button.setTitle(renderer.text(of: label) ?? "Button", for: .normal)
         button.isEnabled = renderer.environment.isEnabled
         let action = action

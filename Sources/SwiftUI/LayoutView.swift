@@ -64,6 +64,8 @@ enum SwiftUILayout {
         case let toggle as UISwitch:
             let label = TextMetrics.size(of: toggle.title ?? "", font: .systemFont(ofSize: 17))
             return CGSize(width: proposal.width ?? (label.width + 8 + 51), height: max(31, label.height))
+        case let button as SwiftUIButton where button.labelLayout != nil:
+            return labelledButtonSize(button, label: button.labelLayout!, for: proposal)
         case let button as UIButton:
             return buttonSize(button)
         case let image as UIImageView:
@@ -87,6 +89,15 @@ enum SwiftUILayout {
         if button.configuration != nil { return button.buttonContentSize() }
         let text = TextMetrics.size(of: button.currentTitle ?? "", font: button.titleFont)
         return text
+    }
+
+    /// A button whose label has a layout: the label's size for the proposal less the style's
+    /// padding (14 pt each side, 7 above and below with a configuration), plus the padding.
+    private static func labelledButtonSize(_ button: UIButton, label: UIView, for proposal: ProposedSize) -> CGSize {
+        let padding = button.configuration == nil ? CGSize.zero : CGSize(width: 28, height: 14)
+        let inner = ProposedSize(width: proposal.width.map { max(0, $0 - padding.width) }, height: proposal.height.map { max(0, $0 - padding.height) })
+        let size = size(of: label, for: inner)
+        return CGSize(width: size.width + padding.width, height: size.height + padding.height)
     }
 
     /// An image at its size; a symbol as a line of text (1.2 x the font's size, scaled by

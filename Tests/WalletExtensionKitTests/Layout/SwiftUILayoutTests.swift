@@ -118,3 +118,29 @@ struct SwiftUILayoutTests {
         #expect(close(background.frame, 0, bannerY, 390, 60) && background.node.cornerRadius == 12)
     }
 }
+
+/// A full-width prominent button, as login screens have: the label's frame takes all the width.
+private struct WideButton: View {
+    var body: some View {
+        Button {
+        } label: {
+            Text("Log In").frame(maxWidth: .infinity)
+        }
+        .buttonStyle(.borderedProminent)
+        .padding(.horizontal, 20)
+    }
+}
+
+@MainActor
+@Suite("SwiftUI layout: a button sized by its label")
+struct SwiftUIButtonLayoutTests {
+    @Test("Text(...).frame(maxWidth: .infinity) in a .borderedProminent button: 350 wide, 20.4 + 14 tall, filled with the tint")
+    func fullWidthButton() throws {
+        let screen = try DrawnScreen(presenting: UIHostingController(rootView: WideButton()))
+        // Offered 390 - 40 = 350; the label is offered 350 - 28 and takes it; the button adds the
+        // padding back: 350 x 34.4, centred in the safe area.
+        let button = try screen.action("Log In")
+        #expect(close(button, 20, 47 + (763 - 34.4) / 2, 350, 34.4), "\(button)")
+        #expect(screen.nodes.first { $0.node.action == "Log In" }?.node.backgroundColor == "#007AFFFF")
+    }
+}
