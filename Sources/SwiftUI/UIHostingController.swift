@@ -2,7 +2,8 @@
 
 /// A view controller showing a SwiftUI view (`UIHostingController`): its view holds the UIKit
 /// views the SwiftUI view renders to, so the screen is the form as for any UIKit screen, and
-/// each state change renders the next one.
+/// each state change renders the next one; each layout pass lays them out in the safe area
+/// (``HostingView``).
 @preconcurrency @MainActor
 open class UIHostingController<Content: View>: UIViewController {
     private let state = HostingState()

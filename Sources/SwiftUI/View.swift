@@ -7,6 +7,8 @@
 /// SwiftUI here renders a view into the UIKit views of its ``UIHostingController`` (a label per
 /// `Text`, a text field per `TextField`, a button per `Button`, ...), so that the screen is the
 /// form the host's user agent shows, as for UIKit screens; a state change renders the next form.
+/// Containers and layout modifiers render to ``LayoutView``s, laid out SwiftUI's way for the
+/// screen a page draws.
 @preconcurrency @MainActor
 public protocol View {
     /// The type of the view's content.

@@ -1,8 +1,9 @@
 import Foundation
 import WalletWire
 
-/// A view (`UIView`). Nothing is drawn: views keep their structure and state, and what is
-/// visible becomes the form the host's user agent shows (see ``UIViewController``).
+/// A view (`UIView`). Views keep their structure and state; what is visible becomes the form
+/// the host's user agent shows (see ``UIViewController``), and the laid-out views the screen a
+/// page draws (``ScreenTreeReader``). No pixels are drawn here.
 @preconcurrency @MainActor
 open class UIView: UIResponder {
     /// The view's frame in its superview.
