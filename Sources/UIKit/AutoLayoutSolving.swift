@@ -26,9 +26,14 @@ enum AutoLayoutSolving {
             [constraint.firstItem, constraint.secondItem].allSatisfy { item in item.map { Self.view(of: $0)?.isDescendant(of: root) ?? false } ?? true }
         }
         guard !constraints.isEmpty else { return }
-        var system = LayoutSystem(root: root)
-        for constraint in constraints { system.add(constraint) }
-        system.applyFrames()
+        // A label that wraps is as tall as its width allows: once the frames are set, solve again
+        // if a natural size changed with them (once: its width does not depend on its height).
+        for _ in 0..<2 {
+            var system = LayoutSystem(root: root)
+            for constraint in constraints { system.add(constraint) }
+            system.applyFrames()
+            guard system.naturalSizesChanged else { return }
+        }
     }
 
     /// The view an anchor's item is, or the view owning the guide it is.
@@ -73,6 +78,10 @@ private struct LayoutSystem {
     private var guides: [ObjectIdentifier: Box] = [:]
     private var guidesOfViews: [String: Box] = [:]
     private var contentGuides: [ObjectIdentifier: (scrollView: UIScrollView, box: Box)] = [:]
+    private var naturalSizes: [(view: UIView, size: CGSize)] = []
+
+    /// True when a view's natural size is not the one solved with (a wrapping label, now sized).
+    var naturalSizesChanged: Bool { naturalSizes.contains { $0.view.intrinsicContentSize != $0.size } }
 
     init(root: UIView) { self.root = root }
 
@@ -156,6 +165,7 @@ private struct LayoutSystem {
     /// Hugging and compression resistance at the view's natural size.
     private mutating func addNaturalSize(of view: UIView, _ box: Box) {
         let natural = view.intrinsicContentSize
+        naturalSizes.append((view, natural))
         for (variable, value, axis) in [(box.width, natural.width, NSLayoutConstraint.Axis.horizontal), (box.height, natural.height, .vertical)]
         where value >= 0 {
             add(Constraint(variable, .lessThanOrEqual, Double(value), strength: Self.strength(view.contentHuggingPriority(for: axis))))

@@ -125,3 +125,40 @@ struct NavigationBarLayoutTests {
         #expect(close(try screen.field("code"), 16, 111, 358, 34.4))
     }
 }
+
+/// A long multi-line label between the margins, and a button pinned under it.
+private final class WrappingController: UIViewController {
+    let note = UILabel()
+    let button = UIButton(type: .system)
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        note.text = String(repeating: "Terms apply. ", count: 8)
+        note.numberOfLines = 0
+        button.setTitle("Accept", for: .normal)
+        for subview in [note, button] {
+            subview.translatesAutoresizingMaskIntoConstraints = false
+            view.addSubview(subview)
+        }
+        NSLayoutConstraint.activate([
+            note.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor),
+            note.leadingAnchor.constraint(equalTo: view.layoutMarginsGuide.leadingAnchor),
+            note.trailingAnchor.constraint(equalTo: view.layoutMarginsGuide.trailingAnchor),
+            button.topAnchor.constraint(equalTo: note.bottomAnchor, constant: 8),
+            button.leadingAnchor.constraint(equalTo: note.leadingAnchor),
+        ])
+    }
+}
+
+@MainActor
+@Suite("Auto Layout: a label that wraps")
+struct WrappingLabelLayoutTests {
+    @Test("a 104-character label 358 pt wide wraps into 3 lines; the button below it moves down with them")
+    func wrapsAndPushesDown() throws {
+        let controller = WrappingController()
+        _ = try DrawnScreen(presenting: controller)
+        // 104 x 8.5 = 884 pt of text in 358 pt: ceil(884 / 358) = 3 lines of 20.4 = 61.2 pt.
+        #expect(controller.note.frame == CGRect(x: 16, y: 47, width: 358, height: 20.4 * 3))
+        #expect(abs(controller.button.frame.minY - (47 + 61.2 + 8)) < 0.001)
+    }
+}
