@@ -181,9 +181,9 @@ public struct WalletMethods: Sendable {
             }
         }
         let client = call.client
-        let connection = client.connection
+        let outlet = client.outlet
         let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { notification in
-            connection.send(notification, droppable: true)
+            outlet.send(notification, droppable: true)
         })
         guard client.addSubscription(id) else {
             server.hub.unsubscribe(id)

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import WalletDaemon
+import WalletTestSupport
+import WalletWire
+
+/// The studio page in a real Chromium (headless, driven over the DevTools pipe): a person's
+/// taps and typing on the drawn screens add the sample issuer's cards, and an extension's
+/// markup shows as text. Each screen is kept as a PNG under `.build/studio-screenshots/`.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: Chromium.path != nil, "chromium is not installed (scripts/install-dependencies installs it)"))
+struct StudioPageTests {
+    /// Where the screenshots go (named in the test output).
+    static let screenshots: URL = {
+        let directory = BuildProducts.repositoryRoot.appendingPathComponent(".build/studio-screenshots")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }()
+
+    /// Runs `body` with the daemon's page open in a browser at a desktop size, ready; the
+    /// browser is closed after, whatever happens.
+    static func withStudio(_ daemon: DaemonProcess, _ body: (ChromiumPage) async throws -> Void) async throws {
+        let browser = try ChromiumDevTools(executable: try #require(Chromium.path))
+        do {
+            let page = try await browser.openPage()
+            try await page.resize(width: 1280, height: 920)
+            let url = try await daemon.studioURL()
+            try await page.navigate(try #require(url.string))
+            try await page.waitFor("body[data-ready]")
+            try await body(page)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
+    static func keep(_ page: ChromiumPage, _ name: String) async throws {
+        let file = screenshots.appendingPathComponent(name + ".png")
+        try await page.screenshot(to: file)
+        print("studio screenshot: \(file.path)")
+    }
+
+    @Test func signingInOnTheDrawnScreenAddsTheSampleIssuersCards() async throws {
+        let daemon = try await DaemonProcess.withStudio(apps: [ExampleBundles.sampleIssuerApp])
+        _ = try await daemon.call("apps.open", .object(["app": .string("SampleIssuer")]))
+        try await Self.withStudio(daemon) { page in
+            try await Self.keep(page, "1-wallet")
+
+            try await page.tap("#add-card")
+            try await page.waitFor("[data-issuer]")
+            let timing = try await page.evaluate("document.querySelector('[data-issuer] .detail').textContent") as? String
+            #expect(timing?.hasSuffix("ms of 100 ms") == true, "each issuer's status time against the deadline: \(timing ?? "nil")")
+            try await Self.keep(page, "2-issuers")
+
+            try await page.tap("[data-issuer]")
+            try await page.waitFor("[data-screen=extension] [data-field=password]")
+            #expect(try await page.evaluate("document.querySelector('[data-field=password]').type") as? String == "password")
+            try await page.type("jappleseed", into: "[data-field=username]")
+            try await page.type("wallet-demo", into: "[data-field=password]")
+            try await Self.keep(page, "3-sign-in")
+            try await page.tap("[data-action='Log In']")
+
+            try await page.waitFor("[data-screen=outcome]", timeout: .seconds(60))
+            try await Self.keep(page, "4-cards")
+            let added = try await page.evaluate("document.querySelectorAll('[data-card] .ok').length") as? Int
+            #expect(added == 3, "three cards added, each with its verification")
+            let passes = try await daemon.call("passes.list")
+            guard case .array(let list) = passes else {
+                Issue.record("passes.list: \(passes)")
+                return
+            }
+            #expect(list.count == 3, "the device's Wallet has the cards: \(passes)")
+
+            try await page.tap("[data-action=done]")
+            try await page.waitFor("[data-pass]")
+            #expect(try await page.evaluate("document.querySelectorAll('[data-pass]').length") as? Int == 3)
+            try await Self.keep(page, "5-wallet-with-cards")
+        }
+    }
+
+    @Test func anExtensionsMarkupShowsAsText() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        try ExampleBundles.setMode("hostile-title", appex: apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex"))
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--http", "127.0.0.1:0", "--deadline", "status=5s"]).waitUntilServing()
+        _ = try await daemon.call("apps.open", .object(["app": .string("TestHelper")]))
+        try await Self.withStudio(daemon) { page in
+
+            try await page.tap("#add-card")
+            try await page.tap("[data-issuer]")
+            try await page.waitFor("[data-screen=outcome] [data-card]", timeout: .seconds(60))
+            try await Self.keep(page, "hostile-title")
+            let shown = try await page.evaluate("document.querySelector('[data-card] .card-art').textContent") as? String
+            #expect(shown == #"<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">"#)
+            #expect(try await page.evaluate("document.querySelectorAll('#screen img, #screen script').length") as? Int == 0)
+            #expect(try await page.evaluate("window.pwned === undefined") as? Bool == true)
+        }
+    }
+
+    /// A hand-built screen, as the SDK will send it: fields and buttons are found by the same
+    /// `data-field` and `data-action` as on the form, at their frames, and a tap answers with them.
+    @Test func aLaidOutScreenIsDrawnAtItsFramesAndAnswersWithItsFields() async throws {
+        let daemon = try await DaemonProcess.withStudio()
+        try await Self.withStudio(daemon) { page in
+            let params = StudioScreenFixture.signIn
+            let json = String(decoding: try JSONEncoder().encode(params), as: UTF8.self)
+            try await page.evaluate("Screen.prompt(\(json), (answer) => { window.__answer = answer; }); true")
+            try await page.waitFor("[data-drawn=tree] [data-field=password]")
+            try await Self.keep(page, "tree-sign-in")
+            let frame = try await page.evaluate("""
+                (() => { const screen = document.getElementById('screen').getBoundingClientRect();
+                  const field = document.querySelector('[data-field=password]').getBoundingClientRect();
+                  return [field.left - screen.left, field.top - screen.top, field.width, field.height]; })()
+                """) as? [Double]
+            #expect(frame == [20, 332, 350, 44], "the password field at its frame in points (the form's origin 20,200 plus 0,132)")
+            #expect(try await page.evaluate("document.querySelector('[data-field=password]').type") as? String == "password")
+            let label = try await page.evaluate("document.querySelector('[data-identifier=hostile]').textContent") as? String
+            #expect(label == StudioScreenFixture.hostileText)
+            #expect(try await page.evaluate("document.querySelectorAll('#screen img').length") as? Int == 1, "the logo alone")
+            try await page.type("jappleseed", into: "[data-field=username]")
+            try await page.type("wallet-demo", into: "[data-field=password]")
+            try await page.tap("[data-action='Log In']")
+            let answer = try await page.evaluate("JSON.stringify(window.__answer)") as? String
+            let decoded = try JSONDecoder().decode(UIPromptResult.self, from: Data((answer ?? "{}").utf8))
+            #expect(decoded == UIPromptResult(action: "Log In", values: ["username": "jappleseed", "password": "wallet-demo", "remember": "true"]))
+            #expect(try await page.evaluate("window.pwned === undefined") as? Bool == true)
+        }
+    }
+}
