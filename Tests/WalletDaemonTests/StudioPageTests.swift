@@ -89,9 +89,10 @@ struct StudioPageTests {
             try await page.tap("[data-issuer]")
             try await page.waitFor("[data-screen=outcome] [data-card]", timeout: .seconds(60))
             try await Self.keep(page, "hostile-title")
-            let shown = try await page.evaluate("document.querySelector('[data-card] .card-art').textContent") as? String
-            #expect(shown == #"<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">"#)
-            #expect(try await page.evaluate("document.querySelectorAll('#screen img, #screen script').length") as? Int == 0)
+            let shown = try await page.evaluate("document.querySelector('[data-card] [data-card-title]').textContent") as? String
+            #expect(shown == #"<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"> •••• 0001"#)
+            #expect(try await page.evaluate("document.querySelectorAll('#screen img:not(.card-image), #screen script').length") as? Int == 0)
+            #expect(try await page.evaluate("document.querySelectorAll('#screen img.card-image').length") as? Int == 1, "the card's art")
             #expect(try await page.evaluate("window.pwned === undefined") as? Bool == true)
         }
     }

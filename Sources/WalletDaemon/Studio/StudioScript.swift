@@ -29,7 +29,7 @@ enum StudioScript {
     const Studio = (() => {
       const token = new URLSearchParams(location.search).get("token") || "";
       const screen = document.getElementById("screen");
-      const state = { session: null, nextId: 1, device: "iphone", roles: {}, flow: null, pending: new Map() };
+      const state = { session: null, nextId: 1, device: "iphone", roles: {}, art: {} };
 
       /// An element with attributes and children; strings become text nodes, never markup.
       function el(tag, attributes, ...children) {
@@ -79,6 +79,7 @@ enum StudioScript {
         if (message.method === "events.event") return Panels.event(message.params);
         if (message.method === "studio.output") return Panels.output(message.params);
         if (message.method === "wallet.transcript") return setStatus(message.params.line);
+        if (message.method === "studio.entries") { for (const entry of message.params.entries) state.art[entry.identifier] = entry; return; }
         if (message.id !== undefined && message.method === "ui.prompt") {
           window.__shownAt = performance.now();
           return Screen.prompt(message.params, (result) => answer(message.id, result));
@@ -95,10 +96,18 @@ enum StudioScript {
       function show(...nodes) { screen.replaceChildren(...nodes); }
       function showBusy(text) { show(el("div", { class: "page", "data-screen": "busy" }, el("div", { class: "spinner" }), el("p", { class: "empty", text }))); }
 
+      /// The card's art as the pass's background, when this page saw it offered.
+      function passArt(pass) {
+        const entry = Object.values(state.art).find((entry) => entry.addRequestConfiguration
+          && entry.addRequestConfiguration.primaryAccountIdentifier === pass.primaryAccountIdentifier);
+        if (!entry || !/^[A-Za-z0-9+/=]+$/.test(entry.art.png || "")) return undefined;
+        return { backgroundImage: "url(data:image/png;base64," + entry.art.png + ")", backgroundSize: "cover" };
+      }
+
       async function home() {
         const passes = await rpc("passes.list", { device: state.device });
         const list = passes.length === 0 ? [el("p", { class: "empty", text: "No cards yet. Tap + to add one." })]
-          : passes.map((pass) => el("div", { class: "pass", "data-pass": pass.primaryAccountIdentifier },
+          : passes.map((pass) => el("div", { class: "pass", "data-pass": pass.primaryAccountIdentifier, style: passArt(pass) },
               el("div", { class: "issuer", text: pass.issuer }),
               el("div", { class: "detail", text: pass.primaryAccountIdentifier }),
               el("div", { class: "number", text: "\u2022\u2022\u2022\u2022 " + pass.primaryAccountNumberSuffix })));
@@ -147,17 +156,14 @@ enum StudioScript {
         const cards = report.cards.map((card) => {
           const verification = card.verification;
           const facts = [];
-          if (verification) {
-            facts.push(verification.summary);
-            if (verification.payload) {
-              facts.push("nonce " + (verification.payload.nonceMatches ? "matches" : "does not match"));
-              if (verification.payload.primaryAccountNumber) facts.push("number \u2022\u2022\u2022\u2022 " + verification.payload.primaryAccountNumber.slice(-4));
-            }
-            for (const problem of verification.problems || []) facts.push(problem);
-          }
+          if (verification) facts.push(verification.summary, ...(verification.problems || []));
           if (card.error) facts.push(card.error);
+          const entry = state.art[card.identifier];
+          const suffix = entry && entry.addRequestConfiguration && entry.addRequestConfiguration.primaryAccountSuffix;
           return el("div", { class: "outcome", "data-card": card.identifier },
-            el("div", { class: "card-art", "data-card-title": "", text: card.title }),
+            entry && entry.art && /^[A-Za-z0-9+/=]+$/.test(entry.art.png || "")
+              ? el("img", { class: "card-image", alt: card.title, src: "data:image/png;base64," + entry.art.png }) : null,
+            el("div", { class: entry ? "card-title" : "card-art", "data-card-title": "", text: card.title + (suffix ? " \u2022\u2022\u2022\u2022 " + suffix : "") }),
             el("div", { class: card.added ? "ok" : "late", text: card.added ? "Added to Wallet" : "Not added" }),
             el("ul", {}, facts.map((fact) => el("li", { text: fact }))));
         });

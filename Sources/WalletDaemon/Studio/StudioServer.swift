@@ -49,6 +49,8 @@ public final class StudioServer: Sendable {
 
     /// The page's process panel: the daemon's processes with footprint now and CPU share.
     public static let processesMethod = "studio.processes"
+    /// The notification that carries the entries a page's add-card flow was offered, art included.
+    public static let entriesNotification = "studio.entries"
     /// The notification that carries an extension's output line to each page.
     public static let outputNotification = "studio.output"
 

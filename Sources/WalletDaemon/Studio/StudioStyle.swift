@@ -43,6 +43,8 @@ enum StudioStyle {
     .faceid { font-size: 56px; color: #007aff; }
     .card-art { height: 150px; border-radius: 10px; background: linear-gradient(135deg, #5e5ce6, #1e1b4b); color: #fff;
       padding: 12px; font-weight: 600; margin: 8px 0; }
+    .card-image { display: block; width: 100%; aspect-ratio: 1536 / 969; object-fit: cover; border-radius: 10px; margin: 4px 0 8px; }
+    .card-title { font-weight: 600; }
     .outcome { background: #fff; border-radius: 10px; padding: 12px; margin-bottom: 12px; }
     .outcome ul { margin: 6px 0 0; padding-left: 18px; font-size: 13px; }
     .primary { display: block; width: 100%; margin-top: 16px; padding: 14px; border: 0; border-radius: 12px; background: #007aff;
