@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletDaemon
+import WalletHostRuntime
 import WalletTestSupport
 import WalletWire
 
@@ -143,5 +144,68 @@ struct StudioHTTPTests {
         let stale = try #require(try rpc.readResponse())
         #expect(stale.status == 400)
         #expect(stale.text.contains("no page session"))
+    }
+
+    @Test func studioAsksARunningDaemonForItsPageAndStartsOneWhenNoneRuns() async throws {
+        // A daemon without --http: studio.open starts the page on loopback.
+        let daemon = try await DaemonProcess().waitUntilServing()
+        let run = try WalletHostCommand.run(["studio", "--no-open", "--apps", daemon.apps.path, "--state", daemon.state.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let url = try #require(URLComponents(string: run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(url.host == "127.0.0.1")
+        let token = try #require(url.queryItems?.first { $0.name == "token" }?.value)
+        let port = UInt16(try #require(url.port))
+        let connection = try LoopbackHTTP(port: port)
+        try connection.write(Self.request("GET", "/?token=\(token)", host: "127.0.0.1:\(port)"))
+        #expect(try connection.readResponse()?.status == 200)
+        let again = try WalletHostCommand.run(["studio", "--no-open", "--apps", daemon.apps.path, "--state", daemon.state.path])
+        #expect(again.standardOutput == run.standardOutput, "the page that runs is reused")
+
+        // No daemon: studio starts one for the state directory.
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-studio-state")
+        let started = try WalletHostCommand.run(["studio", "--no-open", "--apps", daemon.apps.path, "--state", state.path])
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(started.standardError.contains("started wallet-host serve"))
+        let client = try DaemonClient(connectingTo: state.appendingPathComponent("wallet-host.sock").path)
+        _ = try await client.call("host.shutdown", JSONValue.object([:]))
+    }
+
+    @Test func serveRefusesAnHTTPAddressItCannotRead() throws {
+        let run = try WalletHostCommand.run(["serve", "--http", "localhost", "--state", TemporaryDirectory.uniqueURL(prefix: "wallet-host-state").path])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("--http localhost: give HOST:PORT"))
+    }
+}
+
+/// The page's locks, without a server: the Host header and the token.
+struct StudioAccessTests {
+    let access = StudioAccess(host: "127.0.0.1", port: 8123, token: "0123456789abcdef0123456789abcdef")
+
+    func request(host: String?, token: String?, inQuery: Bool = false) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = []
+        if let host { headers.append(("Host", host)) }
+        if let token, !inQuery { headers.append((StudioAccess.tokenHeader, token)) }
+        return HTTPRequest(method: "GET", target: inQuery ? "/?token=\(token ?? "")" : "/rpc", headers: headers)
+    }
+
+    @Test func theRightHostAndTokenPass() {
+        #expect(access.refusal(request(host: "127.0.0.1:8123", token: access.token), tokenInQuery: false) == nil)
+        #expect(access.refusal(request(host: "LOCALHOST:8123", token: access.token), tokenInQuery: false) == nil)
+        #expect(access.refusal(request(host: "127.0.0.1:8123", token: access.token, inQuery: true), tokenInQuery: true) == nil)
+    }
+
+    @Test func aForeignOrMissingHostIsRefused() {
+        #expect(access.refusal(request(host: "evil.example:8123", token: access.token), tokenInQuery: false)?.contains("DNS rebinding") == true)
+        #expect(access.refusal(request(host: "127.0.0.1:9999", token: access.token), tokenInQuery: false) != nil, "another port")
+        #expect(access.refusal(request(host: nil, token: access.token), tokenInQuery: false) != nil)
+    }
+
+    @Test func aWrongMissingOrMisplacedTokenIsRefused() {
+        #expect(access.refusal(request(host: "127.0.0.1:8123", token: "0123456789abcdef0123456789abcdee"), tokenInQuery: false) != nil)
+        #expect(access.refusal(request(host: "127.0.0.1:8123", token: nil), tokenInQuery: false) != nil)
+        #expect(access.refusal(request(host: "127.0.0.1:8123", token: access.token, inQuery: true), tokenInQuery: false) != nil,
+                "POST /rpc takes the token only in its header")
+        #expect(StudioAccess.makeToken() != StudioAccess.makeToken())
+        #expect(StudioAccess.makeToken().count == 32)
     }
 }

@@ -78,6 +78,21 @@ struct StudioPageTests {
         }
     }
 
+    @Test func faceIDIsASheetWhoseMatchAuthorizes() async throws {
+        let daemon = try await DaemonProcess.withStudio(apps: [ExampleBundles.sampleIssuerApp])
+        _ = try await daemon.call("apps.open", .object(["app": .string("SampleIssuer")]))
+        try await Self.withStudio(daemon) { page in
+            try await page.tap("#add-card")
+            try await page.tap("[data-issuer]")
+            try await page.tap("[data-screen=extension] [data-action='Use Face ID']")
+            try await page.waitFor("[data-screen=faceid] [data-action=Match]")
+            try await Self.keep(page, "face-id")
+            try await page.tap("[data-screen=faceid] [data-action=Match]")
+            try await page.waitFor("[data-screen=outcome]", timeout: .seconds(60))
+            #expect(try await page.evaluate("document.querySelectorAll('[data-card] .ok').length") as? Int == 3)
+        }
+    }
+
     @Test func anExtensionsMarkupShowsAsText() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         try ExampleBundles.setMode("hostile-title", appex: apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex"))
