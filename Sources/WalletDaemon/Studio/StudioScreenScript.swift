@@ -110,6 +110,7 @@ enum StudioScreenScript {
           const button = event.target.closest("[data-action]");
           if (!button || answered || button.disabled) return;
           answered = true;
+          window.__answeredAt = performance.now();
           reply({ action: button.dataset.action, values: values(drawn) });
         });
         const dismiss = el("button", { class: "round", "data-action": "dismiss-sheet", "aria-label": "Dismiss the sheet", text: "\u2193",
@@ -134,6 +135,7 @@ enum StudioScreenScript {
       }
 
       function event(event) {
+        if (window.__onEvent) window.__onEvent(event);
         const deadline = event.deadlineMilliseconds || (event.method ? LIMITS.deadlines[event.method] : undefined);
         let meter = null;
         if (event.milliseconds !== undefined && deadline) {

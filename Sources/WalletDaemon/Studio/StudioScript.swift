@@ -195,7 +195,9 @@ enum StudioScript {
       }
 
       async function start() {
+        window.__startAt = performance.now();
         await connect();
+        window.__connectedAt = performance.now();
         await rpc("events.subscribe", {});
         for (const button of document.querySelectorAll("[data-device]")) button.addEventListener("click", () => chooseDevice(button.dataset.device));
         try {
@@ -204,6 +206,7 @@ enum StudioScript {
         } catch (error) { setStatus(String(error.message)); }
         Panels.start();
         await home();
+        window.__readyAt = performance.now();
         document.body.dataset.ready = "true";
       }
 
