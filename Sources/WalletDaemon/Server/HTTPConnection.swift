@@ -19,6 +19,8 @@ final class HTTPConnection: Sendable {
         var outgoing = Data()
         var closeWhenWritten = false
         var interest: HostLoop.Events = .readable
+        /// Closes the connection when it has stayed idle too long (none while a request is served).
+        var idleTimer: HostLoop.Timer?
     }
 
     struct Shared {
@@ -99,6 +101,7 @@ final class HTTPConnection: Sendable {
         case .request(let request, let consumed):
             confined.value.received = Data(confined.value.received.dropFirst(consumed))
             confined.value.busy = true
+            disarmIdleTimer()
             confined.value.generation += 1
             let connectionHeader = request.header("Connection")?.lowercased() ?? ""
             let keepAlive = !connectionHeader.contains("close") && !request.isHTTP10
@@ -115,6 +118,7 @@ final class HTTPConnection: Sendable {
         write(response.bytes(keepAlive: !closing), thenClose: closing)
         guard !closing, !isClosed else { return }
         confined.value.busy = false
+        armIdleTimer()
         serveReceived()
     }
 
@@ -133,6 +137,23 @@ final class HTTPConnection: Sendable {
         if droppable && queued + bytes.count > server.limits.streamDroppableBytes { return }
         if queued + bytes.count > server.limits.streamMaximumBytes { return close() }
         write(bytes, thenClose: false)
+    }
+
+    // MARK: Idleness
+
+    /// Starts the idle clock: the connection closes unless a whole request comes within the timeout.
+    func armIdleTimer() {
+        disarmIdleTimer()
+        confined.value.idleTimer = loop.schedule(after: server.limits.idleTimeout) { [weak self] in
+            guard let self, !confined.value.busy, !confined.value.streaming else { return }
+            confined.value.idleTimer = nil
+            close()
+        }
+    }
+
+    private func disarmIdleTimer() {
+        if let timer = confined.value.idleTimer { loop.cancel(timer) }
+        confined.value.idleTimer = nil
     }
 
     // MARK: Writing
@@ -179,6 +200,7 @@ final class HTTPConnection: Sendable {
             return shared.onClose
         }
         guard let handlers else { return }
+        disarmIdleTimer()
         loop.unregister(fd)
         Glibc.close(fd)
         server.released(self)

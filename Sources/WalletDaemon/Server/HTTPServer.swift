@@ -26,6 +26,9 @@ final class HTTPServer: Sendable {
         var streamDroppableBytes = 1 << 20
         /// Past this, the stream's reader is too slow to serve and is disconnected.
         var streamMaximumBytes = 8 << 20
+        /// A connection that has no request being served and sends no whole request for this
+        /// long is closed (an idle keep-alive, or a client sending its head a byte at a time).
+        var idleTimeout: Duration = .seconds(30)
     }
 
     /// Serves one request: answer it through the exchange, once, from any thread.
@@ -89,6 +92,7 @@ final class HTTPServer: Sendable {
                 continue
             }
             connections.value[fd] = connection
+            connection.armIdleTimer()
         }
     }
 
