@@ -57,6 +57,8 @@ struct StudioPageTests {
             #expect(try await page.evaluate("document.querySelector('[data-field=password]').type") as? String == "password")
             try await page.type("jappleseed", into: "[data-field=username]")
             try await page.type("wallet-demo", into: "[data-field=password]")
+            // The process panel refreshes every second: the shot shows the UI extension too.
+            try await page.waitFor("#processes tr[data-process='com.example.sampleissuer.WUIExt']")
             try await Self.keep(page, "3-sign-in")
             try await page.tap("[data-action='Log In']")
 
@@ -90,6 +92,25 @@ struct StudioPageTests {
             try await page.tap("[data-screen=faceid] [data-action=Match]")
             try await page.waitFor("[data-screen=outcome]", timeout: .seconds(60))
             #expect(try await page.evaluate("document.querySelectorAll('[data-card] .ok').length") as? Int == 3)
+        }
+    }
+
+    @Test func theExtensionsOutputAndProcessesShowBesideThePhone() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        try ExampleBundles.setMode("stdout-noise", appex: apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex"))
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--http", "127.0.0.1:0", "--deadline", "status=5s"]).waitUntilServing()
+        _ = try await daemon.call("apps.open", .object(["app": .string("TestHelper")]))
+        try await Self.withStudio(daemon) { page in
+            try await page.tap("#add-card")
+            try await page.waitFor("[data-issuer]")
+            try await page.waitFor("#output li[data-stream=stderr]")
+            try await page.waitFor("#processes tr[data-process] .bar")
+            try await page.waitFor("#events li[data-kind=result] .meter")
+            try await Self.keep(page, "panels")
+            let line = try await page.evaluate("document.querySelector('#output li[data-stream=stderr]').textContent") as? String
+            #expect(line?.contains("TestHelperExt: noise on stderr") == true, "\(line ?? "nil")")
+            let footprint = try await page.evaluate("document.querySelector('#processes tr[data-process]').textContent") as? String
+            #expect(footprint?.contains("of 55.0 MB") == true, "the non-UI extension's footprint against its limit: \(footprint ?? "nil")")
         }
     }
 
