@@ -114,6 +114,21 @@ struct StudioPageTests {
         }
     }
 
+    @Test func choosingTheWatchPairsItAndListsItsIssuers() async throws {
+        let daemon = try await DaemonProcess.withStudio(apps: [ExampleBundles.sampleIssuerApp])
+        _ = try await daemon.call("apps.open", .object(["app": .string("SampleIssuer")]))
+        try await Self.withStudio(daemon) { page in
+            try await page.tap("#device-watch")
+            try await page.waitFor("#device-watch.selected")
+            #expect(try await daemon.call("device.get")["watchPaired"] == .bool(true))
+            try await page.tap("#add-card")
+            try await page.waitFor("[data-screen=issuers]")
+            let heading = try await page.evaluate("document.querySelector('[data-screen=issuers] h3').textContent") as? String
+            #expect(heading == "From Apps on Your Watch")
+            try await Self.keep(page, "watch-issuers")
+        }
+    }
+
     @Test func anExtensionsMarkupShowsAsText() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         try ExampleBundles.setMode("hostile-title", appex: apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex"))
