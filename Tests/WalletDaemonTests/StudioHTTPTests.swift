@@ -108,6 +108,15 @@ struct StudioHTTPTests {
         #expect(try tooBig.readResponse()?.status == 413)
         #expect(tooBig.isClosedByServer())
 
+        // curl's way with a body over 1 KB: the head first, the body after 100 Continue.
+        let patient = try LoopbackHTTP(port: port)
+        let body = #"{"jsonrpc":"2.0","id":7,"method":"host.status"}"#
+        try patient.write("POST /rpc HTTP/1.1\r\nHost: \(host)\r\nX-Wallet-Token: \(token)\r\nExpect: 100-continue\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\n\r\n")
+        #expect(try patient.readResponse()?.status == 100)
+        try patient.write(body)
+        #expect(try patient.readResponse()?.status == 200)
+
         let notHTTP = try LoopbackHTTP(port: port)
         try notHTTP.write("HELLO\r\n\r\n")
         #expect(try notHTTP.readResponse()?.status == 400)

@@ -21,6 +21,8 @@ final class HTTPConnection: Sendable {
         var interest: HostLoop.Events = .readable
         /// Closes the connection when it has stayed idle too long (none while a request is served).
         var idleTimer: HostLoop.Timer?
+        /// `100 Continue` was sent for the request being received (`Expect: 100-continue`).
+        var continueSent = false
     }
 
     struct Shared {
@@ -94,12 +96,18 @@ final class HTTPConnection: Sendable {
         guard !confined.value.busy, !confined.value.streaming, !isClosed, !confined.value.received.isEmpty else { return }
         switch server.limits.parser.parse(confined.value.received) {
         case .incomplete:
+            // curl sends `Expect: 100-continue` before a body over 1 KB and waits a second for this.
+            if !confined.value.continueSent, Self.expectsContinue(confined.value.received) {
+                confined.value.continueSent = true
+                write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8), thenClose: false)
+            }
             return
         case .refused(let response):
             confined.value.busy = true
             write(response.bytes(keepAlive: false), thenClose: true)
         case .request(let request, let consumed):
             confined.value.received = Data(confined.value.received.dropFirst(consumed))
+            confined.value.continueSent = false
             confined.value.busy = true
             disarmIdleTimer()
             confined.value.generation += 1
@@ -107,6 +115,13 @@ final class HTTPConnection: Sendable {
             let keepAlive = !connectionHeader.contains("close") && !request.isHTTP10
             server.route(request, HTTPExchange(connection: self, generation: confined.value.generation, keepAlive: keepAlive))
         }
+    }
+
+    /// Whether `received` holds a whole head that asks for `100 Continue`.
+    static func expectsContinue(_ received: Data) -> Bool {
+        guard let end = received.range(of: Data("\r\n\r\n".utf8)) else { return false }
+        let head = String(decoding: received[received.startIndex..<end.lowerBound], as: UTF8.self).lowercased()
+        return head.contains("\r\nexpect: 100-continue")
     }
 
     // MARK: Answering
