@@ -84,6 +84,10 @@ final class HTTPServer: Sendable {
                 close(fd)
                 continue
             }
+            // Events go out as small writes one after another: without TCP_NODELAY, Nagle's
+            // algorithm holds each until the last is acknowledged (40 ms of delayed ACK).
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let connection = HTTPConnection(fd: fd, server: self)
             do {
                 try loop.register(fd, for: .readable) { [weak connection] events in connection?.ready(events) }
