@@ -137,8 +137,9 @@ struct ServeCommand {
             if sandboxMode != .off { SandboxStatus.probe() }
             Task { await pool.reload() }
         })
+        let studio = StudioLauncher(daemon: server)
         try server.start()
-        try Self.startStudio(server, at: http)
+        try Self.startStudio(studio, at: http)
         let listening = ownedSocket ?? "an inherited socket (fd \(listener))"
         FileHandle.standardError.write(Data("""
             wallet-host serve: pid \(getpid()) serves \(stateURL.path) on \(listening); apps \(appsURL.path)\

@@ -21,9 +21,9 @@ extension ServeCommand {
         return (host, port)
     }
 
-    /// Registers `studio.open` and, with `--http`, starts the page and prints its URL.
-    static func startStudio(_ server: DaemonServer, at address: (host: String, port: UInt16)?) throws {
-        let launcher = StudioLauncher(daemon: server)
+    /// With `--http`, starts the page and prints its URL (the launcher registered `studio.open`
+    /// before the daemon started answering, so `wallet-host studio` never finds it missing).
+    static func startStudio(_ launcher: StudioLauncher, at address: (host: String, port: UInt16)?) throws {
         guard let address else { return }
         let studio = try launcher.start(host: address.host, port: address.port)
         let reach = StudioAccess.isLoopback(address.host) ? "" : " (beyond this machine: anyone with this URL can drive the daemon)"
