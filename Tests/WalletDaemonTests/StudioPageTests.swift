@@ -148,6 +148,44 @@ struct StudioPageTests {
         }
     }
 
+    /// Every string an extension or the daemon gives the page, as markup: a form's title,
+    /// message, field label and action, a card's title and error, the flow's failure and
+    /// findings. Each shows as text; nothing runs, no element is made from it.
+    @Test func markupInAFormAnErrorOrAFindingShowsAsText() async throws {
+        let daemon = try await DaemonProcess.withStudio()
+        try await Self.withStudio(daemon) { page in
+            let hostile = StudioScreenFixture.hostileText
+            let form = UIPromptParams(title: hostile, message: hostile, fields: [.init(name: "code", label: hostile)], actions: [hostile])
+            let json = String(decoding: try JSONEncoder().encode(form), as: UTF8.self)
+            try await page.evaluate("Screen.prompt(\(json), (answer) => { window.__answer = answer; }); true")
+            try await page.waitFor("[data-drawn=form]")
+            try await Self.keep(page, "hostile-form")
+            let shown = try await page.evaluate("""
+                [document.querySelector('.alert-title').textContent, document.querySelector('.alert-message').textContent,
+                 document.querySelector('[data-field=code]').placeholder, document.querySelector('.actions button').textContent]
+                """) as? [String]
+            #expect(shown == [hostile, hostile, hostile, hostile])
+            try await page.tap(".actions button")
+            #expect(try await page.evaluate("window.__answer.action") as? String == hostile, "the action answers with its own title")
+
+            let report = #"{"device":"iphone","discovery":[],"entries":[],"steps":[],"failure":"FAILURE","findings":["FINDING"],"cards":[{"identifier":"c","title":"TITLE","added":false,"error":"ERROR"}]}"#
+                .replacingOccurrences(of: "FAILURE", with: hostile.replacingOccurrences(of: "\"", with: "\\\""))
+                .replacingOccurrences(of: "FINDING", with: hostile.replacingOccurrences(of: "\"", with: "\\\""))
+                .replacingOccurrences(of: "TITLE", with: hostile.replacingOccurrences(of: "\"", with: "\\\""))
+                .replacingOccurrences(of: "ERROR", with: hostile.replacingOccurrences(of: "\"", with: "\\\""))
+            try await page.evaluate("Studio.outcome(\(report)); true")
+            try await page.waitFor("[data-screen=outcome]")
+            try await Self.keep(page, "hostile-outcome")
+            let texts = try await page.evaluate("""
+                [document.querySelector('[data-failure]').textContent, document.querySelector('[data-card-title]').textContent,
+                 document.querySelector('[data-card] li').textContent, document.querySelector('[data-screen=outcome] > ul li').textContent]
+                """) as? [String]
+            #expect(texts == [hostile, hostile, hostile, hostile])
+            #expect(try await page.evaluate("document.querySelectorAll('#screen img, #screen b, #screen script').length") as? Int == 0)
+            #expect(try await page.evaluate("window.pwned === undefined") as? Bool == true)
+        }
+    }
+
     /// A hand-built screen, as the SDK will send it: fields and buttons are found by the same
     /// `data-field` and `data-action` as on the form, at their frames, and a tap answers with them.
     @Test func aLaidOutScreenIsDrawnAtItsFramesAndAnswersWithItsFields() async throws {

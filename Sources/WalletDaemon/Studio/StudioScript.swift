@@ -210,7 +210,7 @@ enum StudioScript {
         document.body.dataset.ready = "true";
       }
 
-      return { el, rpc, start, home, show, setStatus, state };
+      return { el, rpc, start, home, show, setStatus, state, outcome };
     })();
     """#
 }
