@@ -68,7 +68,13 @@ enum StudioScript {
       function connect() {
         return new Promise((resolve) => {
           const events = new EventSource("/events?token=" + encodeURIComponent(token));
-          events.addEventListener("session", (event) => { state.session = JSON.parse(event.data).session; resolve(); });
+          events.addEventListener("session", (event) => {
+            const reconnected = state.session !== null;
+            state.session = JSON.parse(event.data).session;
+            // The browser reopens a closed stream by itself: the new session subscribes again.
+            if (reconnected) rpc("events.subscribe", {}).then(() => setStatus("reconnected to the daemon"), () => {});
+            resolve();
+          });
           events.onmessage = (event) => received(JSON.parse(event.data));
           events.onerror = () => setStatus("the daemon's event stream closed; reload the page when it runs again");
         });
