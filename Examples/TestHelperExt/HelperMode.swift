@@ -31,6 +31,11 @@ enum HelperMode: Equatable {
     case keychainWrite(token: String, accessGroup: String?)
     case keychainRead
     case passLibrary
+    /// Its card's title is markup (`<script>`, `<img onerror>`): a page must show it as text.
+    case hostileTitle
+
+    /// The title ``hostileTitle`` gives its card.
+    static let hostileCardTitle = #"<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">"#
 
     /// The file the host's working directory (the `.appex`) may hold.
     static let fileName = "TestHelperMode"
@@ -90,6 +95,7 @@ enum HelperMode: Equatable {
             self = .keychainWrite(token: words[1], accessGroup: words.count > 2 ? words[2] : nil)
         case "keychain-read": self = .keychainRead
         case "pass-library": self = .passLibrary
+        case "hostile-title": self = .hostileTitle
         default: throw HelperModeError(text: text, reason: "unknown mode \(name)")
         }
     }

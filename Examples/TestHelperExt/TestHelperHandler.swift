@@ -91,7 +91,8 @@ final class TestHelperHandler: PKIssuerProvisioningExtensionHandler {
         ]
         configuration.cardDetails += keychainDetails(mode)
         let entry = PKIssuerProvisioningExtensionPaymentPassEntry(
-            identifier: "helper-card-0001", title: "Test Helper Card", art: HelperArt.plainCard,
+            identifier: "helper-card-0001", title: mode == .hostileTitle ? HelperMode.hostileCardTitle : "Test Helper Card",
+            art: HelperArt.plainCard,
             addRequestConfiguration: configuration)!
         finish(mode) { completion([entry]) }
     }

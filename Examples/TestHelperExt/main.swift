@@ -36,6 +36,7 @@
 /// | `keychain-write TOKEN [GROUP]` | passEntries and remotePassEntries save TOKEN as a generic password (SecItemDelete, then SecItemAdd; in GROUP, else the default access group) and add `keychainStatus` (SecItemAdd's OSStatus) to the entry's cardDetails. |
 /// | `keychain-read` | passEntries and remotePassEntries read the token back (SecItemCopyMatching) and add `keychainStatus` and, when found, `keychainToken` to the cardDetails. |
 /// | `pass-library` | passEntries and remotePassEntries add `passes`: the primary account identifiers of the secure-element passes PKPassLibrary gives it, sorted, comma-separated. |
+/// | `hostile-title` | its card's title is markup, `<script>` and `<img src=x onerror=...>`: a page must show it as text. |
 ///
 /// Without WALLET_EXTENSION_PROTOCOL in the environment it prints the SDK's note and exits 2.
 import WalletExtensionKit

@@ -5,6 +5,7 @@ enum Commands {
         StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, KeychainCommand.spec, ProvisioningCommand.spec,
         ServeCommand.spec,
         PsCommand.spec,
+        StudioCommand.spec,
         DoctorCommand.spec,
         ImportCommand.spec,
     ]

@@ -48,6 +48,8 @@ do {
             status = try await ServeCommand(arguments: commandArguments).run()
         case "ps":
             status = try await PsCommand(arguments: commandArguments).run()
+        case "studio":
+            status = try await StudioCommand(arguments: commandArguments).run()
         case "doctor":
             status = try DoctorCommand(arguments: commandArguments).run()
         case "help":

@@ -158,8 +158,12 @@ public struct WalletMethods: Sendable {
         if let select = params.select {
             options.selection = select == ["all"] ? .all : .identifiers(select)
         }
-        let flow = await makeFlow(userAgent: userAgent) { line in
+        var flow = await makeFlow(userAgent: userAgent) { line in
             client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: line))
+        }
+        if client.connection == nil {
+            // A page (the studio) draws the offered cards' art, which the report does not carry.
+            flow.offeredEntries = { entries in client.notify(StudioServer.entriesNotification, ["entries": entries]) }
         }
         for finding in pool.installed.findings where finding.isError {
             client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: "! \(finding)"))
@@ -181,9 +185,9 @@ public struct WalletMethods: Sendable {
             }
         }
         let client = call.client
-        let connection = client.connection
+        let outlet = client.outlet
         let id = server.hub.subscribe(EventHub.Subscription(kinds: kinds, bundleIdentifier: params.bundleIdentifier) { notification in
-            connection.send(notification, droppable: true)
+            outlet.send(notification, droppable: true)
         })
         guard client.addSubscription(id) else {
             server.hub.unsubscribe(id)

@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import WalletWire
 
-/// One connected client, as the daemon sees it: its connection, the requests it has in flight
-/// (cancelled when it leaves), and the requests the daemon sent it (forwarded prompts), which
-/// fail at once when it leaves.
+/// One connected client, as the daemon sees it: where its lines go (its socket, or a page's
+/// event stream), the requests it has in flight (cancelled when it leaves), and the requests
+/// the daemon sent it (forwarded prompts), which fail at once when it leaves.
 public final class ClientSession: Sendable {
     private struct State {
         var work: [RequestID: DaemonRequest] = [:]
@@ -18,19 +18,23 @@ public final class ClientSession: Sendable {
     public let id: Int
     /// The client's process, as `SO_PEERCRED` gave it.
     public let peerPID: Int32
-    public let connection: ClientConnection
+    /// Where the daemon's lines to this client go.
+    public let outlet: any ClientOutlet
     private let state = Mutex(State())
 
-    init(id: Int, peerPID: Int32, connection: ClientConnection) {
+    init(id: Int, peerPID: Int32, outlet: any ClientOutlet) {
         self.id = id
         self.peerPID = peerPID
-        self.connection = connection
+        self.outlet = outlet
     }
+
+    /// The client's socket; nil for a page served over HTTP.
+    public var connection: ClientConnection? { outlet as? ClientConnection }
 
     /// Sends a notification; `droppable` ones (events) may be dropped for a slow client.
     public func notify(_ method: String, _ params: any Encodable & Sendable, droppable: Bool = false) {
         guard let line = try? DaemonServer.codec.notification(method: method, params: params) else { return }
-        connection.send(line, droppable: droppable)
+        outlet.send(line, droppable: droppable)
     }
 
     /// Sends a request to the client and waits for its answer (a forwarded `ui.prompt`).
@@ -44,7 +48,7 @@ public final class ClientSession: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 state.withLock { $0.waiting[id] = continuation }
                 let line = try? DaemonServer.codec.request(id: .number(id), method: method, params: params)
-                if line.map({ connection.send($0) }) != true {
+                if line.map({ outlet.send($0, droppable: false) }) != true {
                     state.withLock { $0.waiting.removeValue(forKey: id) }?
                         .resume(throwing: RPCErrorObject(code: RPCErrorCode.serviceFailed, message: "the client that started the flow is gone"))
                 }

@@ -158,7 +158,7 @@ public final class DaemonServer: Sendable {
     public var refusedClients: Int { loop.withLock { $0 }?.refusedOverLimit ?? 0 }
     public var isDraining: Bool { state.withLock { $0.draining } }
     /// Lines dropped for the clients connected now, because they read too slowly.
-    public var droppedLines: Int { state.withLock { $0.sessions.values.reduce(0) { $0 + $1.connection.droppedLines } } }
+    public var droppedLines: Int { state.withLock { $0.sessions.values.reduce(0) { $0 + ($1.connection?.droppedLines ?? 0) } } }
 
     /// Stops the daemon: refuses new clients and requests, lets requests in flight finish within
     /// `grace`, stops every extension with the normal stop sequence, removes the socket and the
@@ -177,7 +177,7 @@ public final class DaemonServer: Sendable {
         await pool.stopAll(reason: reason)
         let sessions = state.withLock { Array($0.sessions.values) }
         await withTaskGroup(of: Void.self) { group in
-            for session in sessions { group.addTask { await session.connection.drained(within: .milliseconds(200)) } }
+            for session in sessions { group.addTask { await session.connection?.drained(within: .milliseconds(200)) } }
         }
         if let loop {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -214,7 +214,7 @@ public final class DaemonServer: Sendable {
     private func connected(_ connection: ClientConnection, peerPID: Int32) {
         let session = state.withLock { state -> ClientSession in
             defer { state.nextClient += 1 }
-            let session = ClientSession(id: state.nextClient, peerPID: peerPID, connection: connection)
+            let session = ClientSession(id: state.nextClient, peerPID: peerPID, outlet: connection)
             state.sessions[ObjectIdentifier(connection)] = session
             return session
         }
@@ -233,17 +233,36 @@ public final class DaemonServer: Sendable {
             connection.finished()
             return
         }
-        switch classify(line, from: session) {
-        case .answered(let answer):
+        serve(line, from: session) { answer in
             if let answer { connection.send(answer) }
             connection.finished()
+        }
+    }
+
+    /// A client that is not a socket (a page over HTTP): its id comes from the same count as
+    /// the socket clients'; its lines go to `outlet`. Its owner calls
+    /// ``ClientSession/disconnected()`` when it leaves and removes its subscriptions from the hub.
+    func makeSession(outlet: any ClientOutlet, peerPID: Int32 = 0) -> ClientSession {
+        state.withLock { state -> ClientSession in
+            defer { state.nextClient += 1 }
+            return ClientSession(id: state.nextClient, peerPID: peerPID, outlet: outlet)
+        }
+    }
+
+    /// Serves one JSON-RPC message of `session` with the socket's method table and codec (nil:
+    /// a line over the limit): `answered` gets the answer line (nil when the message needs none:
+    /// a notification, or the client's answer to a forwarded prompt) once, from whichever thread
+    /// has it.
+    func serve(_ line: Data?, from session: ClientSession, answered: @escaping @Sendable (Data?) -> Void) {
+        switch classify(line, from: session) {
+        case .answered(let answer):
+            answered(answer)
         case .start(let call, let method):
             let id = call.id
             let request = DaemonRequest(call: call) { [self] line in
-                connection.send(line)
+                answered(line)
                 session.finished(id)
                 requestFinished()
-                connection.finished()
             }
             session.track(id, request)
             method(request)

@@ -45,6 +45,16 @@ public final class EventHub: HostEventSink {
         var subscriptions: [Int: Subscription] = [:]
         var nextSubscription = 1
         var waiters = TimedWaiters<HostEvent, Wanted>()
+        /// Told of every line an extension wrote on stderr or logged (the studio page's panel).
+        var outputObservers: [@Sendable (OutputLine) -> Void] = []
+    }
+
+    /// A line an extension wrote on stdout or stderr, or logged with os_log (`stream` says which).
+    public struct OutputLine: Codable, Sendable {
+        public var bundleIdentifier: String
+        public var pid: Int32
+        public var stream: String
+        public var line: String
     }
 
     /// The method of the notification that carries an event.
@@ -91,6 +101,15 @@ public final class EventHub: HostEventSink {
 
     public func recordOutput(bundleIdentifier: String, pid: Int32, stream: String, line: String) {
         log?.recordOutput(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
+        let observers = state.withLock { $0.outputObservers }
+        guard !observers.isEmpty else { return }
+        let output = OutputLine(bundleIdentifier: bundleIdentifier, pid: pid, stream: stream, line: line)
+        for observer in observers { observer(output) }
+    }
+
+    /// Calls `observer` with every output line from now on (on the thread that read it: never block).
+    public func observeOutput(_ observer: @escaping @Sendable (OutputLine) -> Void) {
+        state.withLock { $0.outputObservers.append(observer) }
     }
 
     /// Writes the events the log gathered (``EventLogFile/flush()``): the daemon does as it stops.

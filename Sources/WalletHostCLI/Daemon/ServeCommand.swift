@@ -20,6 +20,8 @@ struct ServeCommand {
     let configuration: HostConfiguration
     /// How long the I/O reactor polls after a turn before it sleeps (`--busy-poll`).
     let busyPoll: Duration?
+    /// `--http`: where the studio page is served, if anywhere.
+    let http: (host: String, port: UInt16)?
 
     static let spec = CommandSpec(
         "serve",
@@ -57,7 +59,8 @@ struct ServeCommand {
                       instead of sleeping: a warm call answers tens of microseconds sooner on a virtual \
                       machine whose idle vCPUs halt at once, for a core kept busy while calls keep coming \
                       (off by default).
-                      """)],
+                      """),
+                  httpOption],
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -79,6 +82,7 @@ struct ServeCommand {
         if let requests = try parsed.count("client-requests", minimum: 1) { limits.connection.requestsInFlight = requests }
         self.limits = limits
         busyPoll = try HostOptions.duration(parsed, "busy-poll", example: "2ms", allowsZero: false)
+        http = try Self.httpAddress(parsed)
         if let busyPoll, busyPoll > ReactorBusyPolling.maximum {
             throw UsageError("--busy-poll \(parsed.value("busy-poll") ?? ""): at most 100ms")
         }
@@ -133,7 +137,9 @@ struct ServeCommand {
             if sandboxMode != .off { SandboxStatus.probe() }
             Task { await pool.reload() }
         })
+        let studio = StudioLauncher(daemon: server)
         try server.start()
+        try Self.startStudio(studio, at: http)
         let listening = ownedSocket ?? "an inherited socket (fd \(listener))"
         FileHandle.standardError.write(Data("""
             wallet-host serve: pid \(getpid()) serves \(stateURL.path) on \(listening); apps \(appsURL.path)\

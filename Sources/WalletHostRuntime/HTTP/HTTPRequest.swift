@@ -9,17 +9,33 @@ public struct HTTPRequest: Sendable {
     /// Each header as sent, in order; names compare without case (``header(_:)``).
     public var headers: [(name: String, value: String)]
     public var body: Data
+    /// `HTTP/1.1` or `HTTP/1.0`, as sent.
+    public var version: String
 
     /// A request as a client would send it.
-    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: Data = Data(),
+                version: String = "HTTP/1.1") {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.version = version
     }
 
     /// The target's path, without its query.
     public var path: String { String(target.prefix { $0 != "?" }) }
+
+    /// The value of the query parameter `name` (`?token=abc` -> `abc`), percent-decoded, or nil.
+    public func queryValue(_ name: String) -> String? {
+        guard let query = target.firstIndex(of: "?") else { return nil }
+        for pair in target[target.index(after: query)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts[0] == name {
+                return parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
+            }
+        }
+        return nil
+    }
 
     /// The first value of the header `name` (any case), or nil.
     public func header(_ name: String) -> String? {
@@ -79,7 +95,8 @@ public struct HTTPRequestParser: Sendable {
             }
             headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var request = HTTPRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data())
+        var request = HTTPRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data(),
+                                  version: String(requestLine[2]))
         if request.header("Transfer-Encoding") != nil {
             return .refused(.error(411, "send the body with a Content-Length, not Transfer-Encoding"))
         }

@@ -24,6 +24,14 @@ public struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8))
     }
 
+    /// A header added (or, for a name already there in any case, replaced).
+    public func with(_ name: String, _ value: String) -> HTTPResponse {
+        var response = self
+        response.headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        response.headers.append((name, value))
+        return response
+    }
+
     /// An error: `{"error": message}` with the status.
     public static func error(_ status: Int, _ message: String) -> HTTPResponse {
         json(["error": message], status: status)
@@ -45,6 +53,7 @@ public struct HTTPResponse: Sendable {
         case 422: return "Unprocessable Content"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
         default: return "Status \(status)"
         }
     }
