@@ -8,6 +8,8 @@ import WalletWire
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {
     let appsURL: URL
+    /// `--apps` as given (nil: the default directory).
+    let appsGiven: String?
     let stateURL: URL
     /// What `--issuer`, `--select` and `--device` state; a user agent script fills in the rest.
     let commandLine: UserPreferences
@@ -41,7 +43,10 @@ struct AddCardCommand {
                       Answer the UI extension from a script (JSON: answers, biometric, select, device, \
                       issuer; see docs/CLI.md). Excludes --interactive.
                       """),
-                  .flag("interactive", help: "Ask at the terminal: passwords without echo, Face ID as [m]atch / [n]o match."),
+                  .flag("interactive", help: """
+                      Ask at the terminal: the bank and the cards from Wallet's lists (unless --issuer and \
+                      --select chose them), passwords without echo, Face ID as [m]atch / [n]o match.
+                      """),
                   .valued("select", "all|ID,...", help: """
                       The entries to add: all, or entry identifiers separated by commas (default: the \
                       user agent script's, else all).
@@ -55,6 +60,7 @@ struct AddCardCommand {
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.isEmpty else { throw UsageError("add-card takes no positional arguments") }
+        appsGiven = parsed.value("apps")
         appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath)
         stateURL = StateCommands.stateURL(parsed)
         var commandLine = UserPreferences()
@@ -75,15 +81,23 @@ struct AddCardCommand {
     }
 
     func run() async throws -> Int32 {
+        try AppsDirectory.check(appsURL, given: appsGiven)
         let printer = TranscriptPrinter(enabled: !json)
         let user = try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json)
-        let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
+        var options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
-        // The HTML page draws the offered entries' art, which the daemon does not send back.
-        if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
+        // The HTML page draws the offered entries' art, which the daemon does not send back; the
+        // daemon's flow cannot ask this terminal which cards to add.
+        let choosesCards = user.chooser != nil && options.selection == nil
+        if !hostOptionsGiven, htmlURL == nil, !choosesCards, let client = try route.client(state: stateURL) {
             let status = try await DaemonRoute.call(client, DaemonMethods.hostStatus, NoParams())
             if status.appsDirectory == appsURL.standardizedFileURL.path {
+                if options.issuer == nil, let chooser = user.chooser {
+                    let discovered = try await DaemonRoute.call(client, DaemonMethods.walletDiscover,
+                                                                DaemonAPI.DeviceParams(device: options.device))
+                    options.issuer = await chooser.chooseIssuer(discovered.issuers.filter(\.listed))
+                }
                 var report = try await runThroughDaemon(client, options: options, answering: recorder, printer: printer)
                 report.screens = recorder.screens
                 return finish(report, user: user, printer: printer)
@@ -99,6 +113,10 @@ struct AddCardCommand {
                                userAgent: recorder, transcript: { printer.line($0) })
         let offered = OfferedEntries()
         flow.offeredEntries = { offered.append($0) }
+        if let chooser = user.chooser {
+            flow.chooseIssuer = { await chooser.chooseIssuer($0) }
+            flow.chooseEntries = { await chooser.chooseEntries($0) }
+        }
         var report = await flow.run(options)
         report.screens = recorder.screens
         if let htmlURL {

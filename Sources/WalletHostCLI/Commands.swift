@@ -5,6 +5,8 @@ enum Commands {
         StateCommands.appSpec, StateCommands.passesSpec, StateCommands.deviceSpec, KeychainCommand.spec, ProvisioningCommand.spec,
         ServeCommand.spec,
         PsCommand.spec,
+        StopCommand.spec,
+        LogsCommand.spec,
         DoctorCommand.spec,
         ImportCommand.spec,
     ]
@@ -24,7 +26,8 @@ enum Commands {
         let hostCommands = all.filter(\.takesHostOptions).map(\.name)
         text += "\nhost options, taken by \(hostCommands.joined(separator: ", ")):\n"
         text += CommandSpec.table(HostOptions.options.map(\.usageRow))
-        text += "\n`wallet-host help COMMAND` or `wallet-host COMMAND --help` describes a command's arguments and options.\n"
+        text += "\n`wallet-host help COMMAND` or `wallet-host COMMAND --help` describes a command's arguments and options;"
+            + " `wallet-host --version` prints the version.\n"
         return text + CommandSpec.exitStatus
     }
 }
