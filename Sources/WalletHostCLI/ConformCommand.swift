@@ -64,8 +64,9 @@ struct ConformCommand {
         let started = Date()
         var reports: [ConformanceReport] = []
         for url in appexes {
-            let report = await suite.run(appex: url)
-            printer.line(report.render())
+            // Check by check as they end (a pty and a pipe alike), then a blank line.
+            let report = await suite.run(appex: url, onLine: printer.line)
+            printer.line("")
             reports.append(report)
         }
         if let junitURL {
