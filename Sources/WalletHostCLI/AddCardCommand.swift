@@ -16,6 +16,8 @@ struct AddCardCommand {
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
+    /// `--quiet`: the transcript's failures and the last line only.
+    let quiet: Bool
     let htmlURL: URL?
     let configuration: HostConfiguration
     let route: DaemonRoute
@@ -52,6 +54,7 @@ struct AddCardCommand {
                       user agent script's, else all).
                       """),
                   CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr."),
+                  .flag("quiet", help: "Print only what failed (✘ lines, notes) and the last line, not every step."),
                   CommonOptions.html.withHelp("""
                       Also write Wallet's screens as the run went to a self-contained HTML page: the issuer                       list with each absent issuer's reason, the authorization form, the card art, the result per card.
                       """)] + CommonOptions.daemon,
@@ -74,6 +77,7 @@ struct AddCardCommand {
         interactive = parsed.has("interactive")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         json = parsed.has("json")
+        quiet = parsed.has("quiet")
         htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
@@ -82,7 +86,7 @@ struct AddCardCommand {
 
     func run() async throws -> Int32 {
         try AppsDirectory.check(appsURL, given: appsGiven)
-        let printer = TranscriptPrinter(enabled: !json)
+        let printer = TranscriptPrinter(enabled: !json, onlyProblems: quiet)
         let user = try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json)
         var options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
@@ -183,8 +187,20 @@ final class OfferedEntries: Sendable {
 /// Prints the human transcript as the flow goes.
 struct TranscriptPrinter: Sendable {
     let enabled: Bool
+    /// `--quiet`: only the lines that say something failed (✘, !), notes and the summary.
+    var onlyProblems = false
 
     func line(_ text: String) {
+        guard enabled else { return }
+        if onlyProblems {
+            let trimmed = text.drop { $0 == " " }
+            guard trimmed.hasPrefix("✘") || trimmed.hasPrefix("!") || trimmed.hasPrefix("note:") else { return }
+        }
+        always(text)
+    }
+
+    /// Prints `text` whatever ``onlyProblems`` says.
+    func always(_ text: String) {
         guard enabled else { return }
         // Line by line as the flow goes, also when stdout is a pipe (CI logs); a failed write
         // is reported when the command ends (StandardOutput.finish), not a crash here.
@@ -194,9 +210,9 @@ struct TranscriptPrinter: Sendable {
     func summary(_ report: FlowReport) {
         let added = report.cards.filter(\.added).count
         if report.succeeded {
-            line("Added \(added) card(s) to \(report.device.deviceName).")
+            always("Added \(added) card(s) to \(report.device.deviceName).")
         } else {
-            line("FAILED: \(report.failure ?? "no card was added")")
+            always("FAILED: \(report.failure ?? "no card was added")")
         }
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import WalletTestSupport
+
+/// `--quiet` where the output is long (issue 35): conform and add-card print what failed and
+/// their last lines only.
+@Suite("wallet-host --quiet", .serialized, .timeLimit(.minutes(2)))
+struct QuietOutputTests {
+    @Test func conformQuietPrintsTheSummariesOfAPassingRun() throws {
+        let appex = ExampleBundles.testHelperApp.appendingPathComponent("PlugIns/TestHelperExt.appex")
+        let run = try WalletHostCommand.run(["conform", appex.path, "--quiet", "--no-daemon", "--deadline", "status=5s"])
+        #expect(run.status == 0, "\(run.standardOutput)")
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2, "\(run.standardOutput)")
+        #expect(lines.first?.hasPrefix("TestHelperExt: 17 checks, 17 passed") == true)
+        #expect(lines.last == "conform: every check passed for 1 extension")
+    }
+
+    @Test func conformQuietKeepsTheFailedChecks() throws {
+        let appex = try ExampleBundles.testHelper(mode: "wrong-shape")
+        let run = try WalletHostCommand.run(["conform", appex.path, "--quiet", "--no-daemon"])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("  FAIL "), "\(run.standardOutput)")
+        #expect(!run.standardOutput.contains("  PASS "))
+        #expect(run.standardOutput.contains("conform FAILED: TestHelperExt ("))
+    }
+
+    @Test func addCardQuietPrintsTheLastLine() throws {
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-quiet")
+        #expect(try WalletHostCommand.run(["app", "open", ExampleBundles.testHelperApp.path, "--state", state.path]).status == 0)
+        let run = try WalletHostCommand.run(["add-card", "--quiet", "--apps", ExampleBundles.directory.path, "--state", state.path,
+                                             "--issuer", "com.example.testhelper", "--deadline", "status=5s", "--no-daemon"])
+        #expect(run.status == 0, "\(run.standardOutput)")
+        #expect(!run.standardOutput.contains("Discovery") && !run.standardOutput.contains("✔"), "\(run.standardOutput)")
+        #expect(run.standardOutput.hasSuffix("Added 1 card(s) to iPhone.\n"))
+    }
+}
