@@ -30,10 +30,12 @@ struct UsageErrorHintTests {
         try expectUsageError(arguments, message)
     }
 
-    @Test("--memory-limit needs a unit and at least 16 MB, and says so before anything runs", arguments: [
+    @Test("--memory-limit needs a unit and at least 8 MB, and says so before anything runs", arguments: [
         ("10", "--memory-limit 10 has no unit: write it with one, such as 10MB (MB is taken as MiB; the defaults are Wallet's 55MB non-UI, 60MB UI)"),
-        ("10KB", "--memory-limit 10KB is below 16MB, the smallest an extension can start in (the defaults are Wallet's 55MB non-UI, 60MB UI)"),
-        ("1MB", "--memory-limit 1MB is below 16MB, the smallest an extension can start in (the defaults are Wallet's 55MB non-UI, 60MB UI)"),
+        ("10KB", "--memory-limit 10KB is below 8MB: a Swift extension's runtime alone needs about 6MB, so it would be killed at launch "
+         + "(stress --find-memory-limit finds the real floor; the defaults are Wallet's 55MB non-UI, 60MB UI)"),
+        ("1MB", "--memory-limit 1MB is below 8MB: a Swift extension's runtime alone needs about 6MB, so it would be killed at launch "
+         + "(stress --find-memory-limit finds the real floor; the defaults are Wallet's 55MB non-UI, 60MB UI)"),
     ])
     func memoryLimit(_ value: String, _ message: String) throws {
         try expectUsageError(["call", ExampleBundles.testHelperApp.appendingPathComponent("PlugIns/TestHelperExt.appex").path, "status",
