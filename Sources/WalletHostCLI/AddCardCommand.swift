@@ -124,8 +124,9 @@ struct AddCardCommand {
         var report = await flow.run(options)
         report.screens = recorder.screens
         if let htmlURL {
-            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges).render()
-            try ReportFile.write(page, to: htmlURL, report: "HTML report")
+            var page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges)
+            page.notes = user.notes(issuer: report.issuer)
+            try ReportFile.write(page.render(), to: htmlURL, report: "HTML report")
         }
         return finish(report, user: user, printer: printer)
     }

@@ -104,6 +104,8 @@ public struct HTMLPage: Sendable {
         .screen { display: inline-block; vertical-align: top; width: 300px; margin: 0 14px 14px 0; border: 1px solid #d1d1d6; border-radius: 22px; padding: 14px; background: #fff; }
         .screen h3 { margin: 0 0 8px; font-size: 14px; } .card { aspect-ratio: 1536 / 969; width: 100%; border-radius: 10px; object-fit: cover; background: #d1d1d6; }
         .screen figure { margin: 0 0 12px; } .screen figcaption { margin-top: 4px; }
+        .picked b { color: #0a84ff; } .tag { font-size: 11px; background: #0a84ff; color: #fff; border-radius: 6px; padding: 1px 6px; }
+        pre.notes { white-space: pre-wrap; font-size: 12px; margin: 0; }
         .muted { color: #6e6e73; } code { font-size: 12px; }
         """
 }
