@@ -86,6 +86,9 @@ struct ConformCommand {
             summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(\.failureName), printer: printer)
         }
         if stateURL == nil && passed {
+            // Its containers' images first: a directory with a mount in it is not removed (every
+            // passing run on a root host left its wallet-host-conform-PID-N behind).
+            ContainerVolume.release(under: state.url.path)
             try? FileManager.default.removeItem(at: state.url)
         } else if stateURL == nil {
             // Kept for diagnosis: the event log and each extension's output.

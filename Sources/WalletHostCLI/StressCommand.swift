@@ -183,6 +183,9 @@ struct StressCommand {
             if let htmlURL { print("HTML report: \(htmlURL.path)") }
         }
         if stateURL == nil && passed {
+            // Its containers' images first: a directory with a mount in it is not removed (every
+            // passing run on a root host left its wallet-host-stress-PID-N behind).
+            ContainerVolume.release(under: state.url.path)
             try? FileManager.default.removeItem(at: state.url)
         } else if stateURL == nil {
             StandardError.write("stress: event log and extension output kept in \(state.logsURL.path)\n")

@@ -18,7 +18,9 @@ struct QuietOutputTests {
 
     @Test func conformQuietKeepsTheFailedChecks() throws {
         let appex = try ExampleBundles.testHelper(mode: "wrong-shape")
-        let run = try WalletHostCommand.run(["conform", appex.path, "--quiet", "--no-daemon"])
+        // A failing run keeps its device for diagnosis: give it one that goes with the test.
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-quiet-conform")
+        let run = try WalletHostCommand.run(["conform", appex.path, "--quiet", "--no-daemon", "--state", state.path])
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("  FAIL "), "\(run.standardOutput)")
         #expect(!run.standardOutput.contains("  PASS "))

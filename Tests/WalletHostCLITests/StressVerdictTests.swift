@@ -12,8 +12,10 @@ struct StressVerdictTests {
 
     @Test func missedDeadlinesFailTheRunAndTheVerdictComesFirst() throws {
         let page = URL(fileURLWithPath: TemporaryDirectory.uniqueURL(prefix: "stress-verdict").path + ".html")
+        // A failing run keeps its device for diagnosis: give it one that goes with the test.
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-stress-verdict")
         let run = try WalletHostCommand.run(["stress", try missingAppex().path, "--calls", "5", "--deadline", "status=20ms",
-                                             "--hang-grace", "2s", "--html", page.path])
+                                             "--hang-grace", "2s", "--html", page.path, "--state", state.path])
         #expect(run.status == 1, "\(run.standardOutput)\(run.standardError)")
         let first = run.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
         // A missed deadline is a failed call too; each figure has its unit.
