@@ -21,6 +21,8 @@ struct CallCommand {
     let userAgentFile: URL?
     /// `--interactive`: the person at the terminal answers them.
     let interactive: Bool
+    /// `--verbose`: every event the host logged for the call, and the extension's output, after the report.
+    let verbose: Bool
 
     static let spec = CommandSpec(
         "call",
@@ -38,7 +40,11 @@ struct CallCommand {
                       Answer a UI extension's prompts (authorize) from a script, as add-card does (docs/CLI.md, \
                       "The user agent"). Excludes --interactive.
                       """),
-                  .flag("interactive", help: "Answer a UI extension's prompts at the terminal, as add-card does.")]
+                  .flag("interactive", help: "Answer a UI extension's prompts at the terminal, as add-card does."),
+                  .flag("verbose", help: """
+                      Also print every event the host logged for the call (spawn, handshake, the call, its answer, \
+                      stop, exit) and the extension's stderr lines; runs in this process.
+                      """)]
             + CommonOptions.daemon,
         takesHostOptions: true)
 
@@ -70,10 +76,11 @@ struct CallCommand {
         route = DaemonRoute(parsed)
         userAgentFile = parsed.value("user-agent").map { URL(fileURLWithPath: $0) }
         interactive = parsed.has("interactive")
+        verbose = parsed.has("verbose")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
             || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
-            || userAgentFile != nil || interactive
+            || userAgentFile != nil || interactive || verbose
     }
 
     func run() async throws -> Int32 {
@@ -122,6 +129,11 @@ struct CallCommand {
             if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
             // Each connection through the egress proxy, in the order they ended.
             for event in events.events(.networkConnection) { print("network: \(event.message)") }
+            if verbose {
+                print("events:")
+                for event in events.events { print("  \(event.kind.rawValue): \(event.message)") }
+                for line in events.outputLines { print("  output: \(line)") }
+            }
         }
         let notes = json ? (user?.unanswered?.hint(issuer: nil) ?? []) : (user?.notes(issuer: nil) ?? [])
         if !notes.isEmpty { StandardError.write(notes.map { $0 + "\n" }.joined()) }

@@ -37,3 +37,20 @@ struct QuietOutputTests {
         #expect(run.standardOutput.hasSuffix("Added 1 card(s) to iPhone.\n"))
     }
 }
+
+/// `call --verbose`: what the host saw of the call, after the report.
+@Suite("wallet-host call --verbose", .timeLimit(.minutes(2)))
+struct VerboseCallTests {
+    @Test func verboseListsTheCallsEvents() throws {
+        let appex = ExampleBundles.testHelperApp.appendingPathComponent("PlugIns/TestHelperExt.appex")
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-verbose")
+        let run = try WalletHostCommand.run(["call", appex.path, "status", "--verbose", "--state", state.path, "--deadline", "status=5s"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let events = try #require(run.standardOutput.components(separatedBy: "\nevents:\n").last)
+        for kind in ["spawn", "handshake", "call", "result", "stop"] {
+            #expect(events.contains("\n  \(kind): ") || events.hasPrefix("  \(kind): "), "\(kind) missing: \(events)")
+        }
+        let quiet = try WalletHostCommand.run(["call", appex.path, "status", "--state", state.path, "--deadline", "status=5s"])
+        #expect(!quiet.standardOutput.contains("events:"))
+    }
+}
