@@ -81,6 +81,8 @@ struct CallCommand {
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
             || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
             || userAgentFile != nil || interactive || verbose
+            // The daemon's extensions have no user to ask; here someone answers, or the note says how to.
+            || method == WireMethod.authorize
     }
 
     func run() async throws -> Int32 {
