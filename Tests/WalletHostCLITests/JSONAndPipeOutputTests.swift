@@ -25,6 +25,14 @@ struct JSONAndPipeOutputTests {
         #expect(!run.standardOutput.contains("\\/"), "\(run.standardOutput)")
     }
 
+    @Test("validate --json writes paths with plain slashes")
+    func validatePaths() throws {
+        let missing = TemporaryDirectory.uniqueURL(prefix: "wallet-host-validate-json").appendingPathComponent("Nothing.app")
+        let run = try WalletHostCommand.run(["validate", missing.path, "--json"])
+        #expect(run.standardOutput.contains(missing.path), "\(run.standardOutput)")
+        #expect(!run.standardOutput.contains("\\/"), "\(run.standardOutput)")
+    }
+
     @Test("without --json an error prints nothing on stdout")
     func errorsWithoutJSON() throws {
         let run = try WalletHostCommand.run(["call", "/nonexistent/X.appex", "status", "--no-daemon"])
