@@ -30,6 +30,9 @@ enum StandardOutput {
         }
     }
 
+    /// Whether a flush of ``line(_:)`` failed: the reader left (`logs -f | head`) or the disk is full.
+    static var hasFailed: Bool { firstFailure.withLock { $0 != nil } }
+
     /// Flushes what is buffered and says whether every write reached standard output. A pipe
     /// whose reader left (EPIPE, as after `| head`) is not a failure worth a sentence.
     /// - Returns: nil when all of it was written; otherwise the sentence to print, naming where

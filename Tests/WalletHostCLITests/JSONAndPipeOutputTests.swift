@@ -41,7 +41,7 @@ struct JSONAndPipeOutputTests {
     }
 
     @Test("a reader that stops early, as head does, gets no broken-pipe complaint")
-    func brokenPipeIsSilent() throws {
+    func brokenPipeIsSilent() async throws {
         let state = try TemporaryDirectory(prefix: "wallet-host-pipe")
         defer { state.remove() }
         // An event log far longer than a pipe holds, so that wallet-host writes after head left.
@@ -58,5 +58,13 @@ struct JSONAndPipeOutputTests {
         shell.waitUntilExit()
         let written = try String(contentsOf: errors, encoding: .utf8)
         #expect(written.isEmpty, "\(written)")
+
+        // logs -f stops following once its reader left, instead of following into a closed pipe.
+        let follow = Process()
+        follow.executableURL = URL(fileURLWithPath: "/bin/sh")
+        follow.arguments = ["-c", "\"$0\" logs -f --state \"$1\" 2>/dev/null | head -n 1 >/dev/null", BuildProducts.walletHost.path,
+                            state.url.path]
+        try follow.run()
+        try await waitFor("logs -f to end after head left", timeout: .seconds(20)) { !follow.isRunning }
     }
 }

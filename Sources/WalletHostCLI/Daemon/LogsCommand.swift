@@ -53,7 +53,8 @@ struct LogsCommand {
                 for line in lines { StandardOutput.line(json ? line : Self.render(line)) }
             }
             first = false
-            guard follow else { return 0 }
+            // Following ends when nobody reads any more (`logs -f | head -3`).
+            guard follow, !StandardOutput.hasFailed else { return 0 }
             try? await Task.sleep(for: .milliseconds(200))
         }
     }
