@@ -55,6 +55,16 @@ struct ProgressAsItGoesTests {
         #expect(process.terminationStatus == 0, "\(errors.text)")
     }
 
+    @Test func aSlowCallAtATerminalSaysItIsWaitingBeforeItsAnswer() throws {
+        let appex = try ExampleBundles.testHelper(mode: "slow-entries 4000")
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-slow-call-tty")
+        let terminal = try PseudoTerminal(BuildProducts.walletHost, ["call", appex.path, "passEntries", "--no-daemon", "--state", state.path])
+        #expect(terminal.read(until: "no answer yet", timeout: .seconds(10)), "\(terminal.output)")
+        #expect(!terminal.output.contains("passEntries -> "), "the waiting line comes before the answer: \(terminal.output)")
+        #expect(terminal.finish() == 0, "\(terminal.output)")
+        #expect(terminal.output.contains("passEntries -> TestHelperExt"))
+    }
+
     @Test func aQuickCallSaysNothingOnStandardError() throws {
         let appex = ExampleBundles.testHelperApp.appendingPathComponent("PlugIns/TestHelperExt.appex")
         let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-quick-call")
