@@ -21,16 +21,17 @@ struct ProgressAsItGoesTests {
     }
 
     @Test func conformOnAPipePrintsEachCheckAsItEnds() async throws {
-        let appex = ExampleBundles.testHelperApp.appendingPathComponent("PlugIns/TestHelperExt.appex")
-        let (process, output, _) = try start(["conform", appex.path, "--no-daemon", "--deadline", "status=5s"])
+        // passEntries takes 3 s: the checks that call it come seconds after the first line, however loaded the machine.
+        let appex = try ExampleBundles.testHelper(mode: "slow-entries 3000")
+        let state = TemporaryDirectory.uniqueURL(prefix: "wallet-host-conform-pipe")
+        let (process, output, _) = try start(["conform", appex.path, "--no-daemon", "--deadline", "status=5s", "--state", state.path])
         defer { if process.isRunning { process.terminate() } }
         try await waitFor("the first check", timeout: .seconds(30)) { output.text.contains("PASS manifest-valid") }
         // Printed while the later checks still run: neither the summary nor the run-wide checks are there yet.
         #expect(!output.text.contains("checks,"), "\(output.text)")
         #expect(!output.text.contains("exactly-once"))
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output.text)")
-        #expect(output.text.contains("exactly-once") && output.text.contains("conform: every check passed"))
+        #expect(output.text.contains("exactly-once") && output.text.contains("checks,"), "\(output.text)")
     }
 
     @Test func conformAtATerminalPrintsEachCheckAsItEnds() throws {
