@@ -147,8 +147,9 @@ struct CallCommand {
     private func runThroughDaemon(_ client: DaemonClient) async throws -> Int32 {
         let request = DaemonAPI.ExtensionCallParams(appex: appexURL.standardizedFileURL.path, method: method, params: params,
                                                     deadlineMs: configuration.deadlineOverrides[method]?.milliseconds, transcript: !json)
+        let point = ExtensionPointRegistry.wallet.points.first { $0.method(named: method) != nil }
         let progress = CallProgress(method: method, executable: appexURL.deletingPathExtension().lastPathComponent,
-                                    deadline: configuration.deadlineOverrides[method])
+                                    deadline: configuration.deadlineOverrides[method] ?? point?.method(named: method)?.deadline)
         let answer = try await progress.reporting { try await DaemonRoute.call(client, DaemonMethods.extensionCall, request) }
         if json {
             printJSON(DaemonRoute.compactJSON(answer.report))

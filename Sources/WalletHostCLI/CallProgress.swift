@@ -19,8 +19,14 @@ struct CallProgress: Sendable {
         let reporter = Task {
             let started = ContinuousClock.now
             try await Task.sleep(for: firstAfter)
-            let limit = deadline.map { " (deadline \(HumanReadable.milliseconds($0.milliseconds)))" } ?? ""
-            StandardError.write("wallet-host: calling \(method) on \(executable), no answer yet\(limit)…\n")
+            if let deadline, ContinuousClock.now - started > deadline {
+                // Past the deadline the host waits out the hang grace to say how the call ended.
+                StandardError.write("wallet-host: \(method) on \(executable) missed its \(HumanReadable.duration(deadline)) deadline; "
+                                        + "waiting to see whether it answers late…\n")
+            } else {
+                let limit = deadline.map { " (deadline \(HumanReadable.duration($0)))" } ?? ""
+                StandardError.write("wallet-host: calling \(method) on \(executable), no answer yet\(limit)…\n")
+            }
             while true {
                 try await Task.sleep(for: every)
                 let waited = HumanReadable.milliseconds((ContinuousClock.now - started).milliseconds)
