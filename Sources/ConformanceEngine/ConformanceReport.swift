@@ -60,21 +60,32 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
     /// The text people read: a heading, the notes, one line per check
     /// (`PASS id: evidence`), then ``summary``; every line ends in a newline.
     public func render() -> String {
-        var lines = ["conform \(name).appex" + (bundleIdentifier.map { " (\($0)" + (extensionPoint.map { ", \($0)" } ?? "") + ")" } ?? "")]
-        lines += notes.map { "  note: \($0)" }
+        var lines = [Self.heading(name: name, bundleIdentifier: bundleIdentifier, extensionPoint: extensionPoint)]
+        lines += notes.map(Self.noteLine)
         let width = checks.map(\.id.count).max() ?? 0
-        for check in checks {
-            let label: String
-            switch check.status {
-            case .passed: label = "PASS"
-            case .failed: label = "FAIL"
-            case .skipped: label = "SKIP"
-            }
-            let padding = String(repeating: " ", count: width - check.id.count)
-            lines.append("  \(label) \(check.id)\(padding)  \(check.evidence)")
-        }
+        lines += checks.map { Self.line($0, width: width) }
         lines.append(summary)
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The heading of ``render()``: `conform WNonUIExt.appex (com.bank.ext, com.apple.PassKit...)`.
+    static func heading(name: String, bundleIdentifier: String?, extensionPoint: String?) -> String {
+        "conform \(name).appex" + (bundleIdentifier.map { " (\($0)" + (extensionPoint.map { ", \($0)" } ?? "") + ")" } ?? "")
+    }
+
+    /// A note's line in ``render()``.
+    static func noteLine(_ note: String) -> String { "  note: \(note)" }
+
+    /// A check's line in ``render()``: `  PASS id  evidence`, the id padded to `width`.
+    static func line(_ check: ConformanceCheck, width: Int) -> String {
+        let label: String
+        switch check.status {
+        case .passed: label = "PASS"
+        case .failed: label = "FAIL"
+        case .skipped: label = "SKIP"
+        }
+        let padding = String(repeating: " ", count: max(0, width - check.id.count))
+        return "  \(label) \(check.id)\(padding)  \(check.evidence)"
     }
 
     static func seconds(_ milliseconds: Double) -> String {

@@ -30,39 +30,57 @@ public struct ConformanceSuite: Sendable {
     }
 
     /// Runs every check against one `.appex`. Never throws: every problem is a check result.
-    /// - Parameter url: The `.appex` directory.
+    /// - Parameters:
+    ///   - url: The `.appex` directory.
+    ///   - onLine: Receives the report's text a line at a time as the checks run (the heading,
+    ///     the notes, each check as it ends, the summary), so that a person sees the run go.
     /// - Returns: The report, checks in the order they ran.
-    public func run(appex url: URL) async -> ConformanceReport {
+    public func run(appex url: URL, onLine: (@Sendable (String) -> Void)? = nil) async -> ConformanceReport {
+        let report = await runChecks(appex: url, onLine: onLine ?? { _ in })
+        onLine?(report.summary)
+        return report
+    }
+
+    private func runChecks(appex url: URL, onLine: @Sendable (String) -> Void) async -> ConformanceReport {
         let started = ContinuousClock.now
         let name = url.deletingPathExtension().lastPathComponent
         var report = ConformanceReport(bundlePath: url.path, name: name, bundleIdentifier: nil, extensionPoint: nil, notes: [],
                                        checks: [], durationMilliseconds: 0)
         let manifestStarted = ContinuousClock.now
         let (bundle, findings) = profile.loader.loadExtension(at: url)
-        report.checks.append(Self.result(StandardChecks.manifestID, StandardChecks.manifestTitle,
-                                         StandardChecks.manifestVerdict(bundle: bundle, findings: findings),
-                                         since: manifestStarted))
+        let manifest = Self.result(StandardChecks.manifestID, StandardChecks.manifestTitle,
+                                   StandardChecks.manifestVerdict(bundle: bundle, findings: findings), since: manifestStarted)
+        report.checks.append(manifest)
         guard let bundle else {
             let skip = "skipped: the bundle does not load (see manifest-valid)"
             report.checks += Self.skipped(StandardChecks.withoutManifest(point: nil, options: options), reason: skip)
             report.durationMilliseconds = Self.milliseconds(since: started)
+            onLine(ConformanceReport.heading(name: name, bundleIdentifier: nil, extensionPoint: nil))
+            let width = report.checks.map(\.id.count).max() ?? 0
+            for check in report.checks { onLine(ConformanceReport.line(check, width: width)) }
             return report
         }
         report.bundleIdentifier = bundle.bundleIdentifier
         report.extensionPoint = bundle.extensionPointIdentifier
         let checks = StandardChecks.withoutManifest(point: bundle.extensionPoint, options: options,
                                                     profileChecks: profile.checks(bundle.extensionPoint))
+        let width = ([manifest.id] + checks.map(\.definition.id)).map(\.count).max() ?? 0
+        onLine(ConformanceReport.heading(name: name, bundleIdentifier: bundle.bundleIdentifier, extensionPoint: bundle.extensionPointIdentifier))
+        onLine(ConformanceReport.line(manifest, width: width))
 
         let environment: ConformanceEnvironment
         do {
             environment = try await profile.prepare(bundle)
         } catch {
             report.notes.append("the run could not be set up: \(error)")
+            onLine(ConformanceReport.noteLine("the run could not be set up: \(error)"))
             report.checks += Self.skipped(checks, reason: "skipped: the run could not be set up: \(error)")
+            for check in report.checks.dropFirst() { onLine(ConformanceReport.line(check, width: width)) }
             report.durationMilliseconds = Self.milliseconds(since: started)
             return report
         }
         report.notes += environment.notes
+        environment.notes.map(ConformanceReport.noteLine).forEach(onLine)
         let context = ConformanceContext(bundle: bundle, environment: environment, options: options,
                                          exercises: profile.exercises)
         for check in checks {
@@ -74,10 +92,15 @@ public struct ConformanceSuite: Sendable {
                 if check.runWide { await context.stopAllRunners() }
                 verdict = await check.definition.run(context)
             }
-            report.checks.append(Self.result(check.definition.id, check.definition.title, verdict, since: checkStarted))
+            let result = Self.result(check.definition.id, check.definition.title, verdict, since: checkStarted)
+            report.checks.append(result)
+            onLine(ConformanceReport.line(result, width: width))
         }
         await context.stopAllRunners()
-        if let sandbox = SandboxSummary.note(context.events.events(.spawn)) { report.notes.append(sandbox) }
+        if let sandbox = SandboxSummary.note(context.events.events(.spawn)) {
+            report.notes.append(sandbox)
+            onLine(ConformanceReport.noteLine(sandbox))
+        }
         report.durationMilliseconds = Self.milliseconds(since: started)
         return report
     }

@@ -47,6 +47,11 @@ public struct AddCardFlow: Sendable {
     /// Receives the entries the extension offered, art included, before they are validated
     /// (the `--html` page draws them as Wallet shows them).
     public var offeredEntries: (@Sendable ([WirePassEntry]) -> Void)?
+    /// Asks the user which listed issuer to pick when the options name none (`add-card
+    /// --interactive` lists them); it answers a bundle identifier, or nil for Wallet's first.
+    public var chooseIssuer: (@Sendable ([DiscoveredIssuer]) async -> String?)?
+    /// Asks the user which usable entries to add when the options select none; nil adds all.
+    public var chooseEntries: (@Sendable ([WirePassEntry]) async -> EntrySelection?)?
 
     public init(installed: InstalledApps, device: SimulatedDevice, configuration: HostConfiguration,
                 userAgent: (any UserAgent)?, transcript: @escaping @Sendable (String) -> Void = { _ in },
@@ -86,6 +91,7 @@ public struct AddCardFlow: Sendable {
     }
 
     private func runFlow(_ options: AddCardOptions, runners: any IssuerRunnerSource, report: inout FlowReport) async {
+        var options = options
         // A library that cannot be read would look empty: every card would look new.
         do {
             try device.checkStateReadable()
@@ -101,6 +107,9 @@ public struct AddCardFlow: Sendable {
         report.steps.append(FlowStep(step: "discovery", ok: discovery.issuers.contains { $0.listed },
                                      milliseconds: discovery.milliseconds,
                                      detail: "\(discovery.issuers.filter(\.listed).count) of \(discovery.issuers.count) issuers listed"))
+        if options.issuer == nil, let chooser = chooseIssuer, discovery.issuers.contains(where: \.listed) {
+            options.issuer = await chooser(discovery.issuers.filter(\.listed))
+        }
         guard let chosen = chooseIssuer(options, discovery.issuers, report: &report) else { return }
         report.issuer = chosen.bundleIdentifier
         guard let app = installed.apps.first(where: { $0.bundleIdentifier == chosen.bundleIdentifier }),
@@ -116,6 +125,7 @@ public struct AddCardFlow: Sendable {
         guard !cancelled(&report) else { return }
         // 4. Entries.
         guard let entries = await fetchEntries(app, device: options.device, runners: runners, report: &report) else { return }
+        if options.selection == nil, let chooser = chooseEntries { options.selection = await chooser(entries) }
         guard let selected = select(entries, options: options, report: &report) else { return }
 
         // 5-6. Card by card.

@@ -11,6 +11,9 @@ public struct AddCardPage: Sendable {
     public var report: FlowReport
     public var offered: [WirePassEntry]
     public var exchanges: [RecordingUserAgent.Exchange]
+    /// What the terminal printed about the user after the flow (how to answer when nobody
+    /// could, a script's unused answers), shown on the page too.
+    public var notes: [String] = []
 
     public init(report: FlowReport, offered: [WirePassEntry], exchanges: [RecordingUserAgent.Exchange]) {
         self.report = report
@@ -20,13 +23,20 @@ public struct AddCardPage: Sendable {
 
     public func render() -> String {
         let device = report.device == .iphone ? "iPhone" : "Apple Watch"
-        let verdict = report.succeeded ? "every selected card was added" : report.failure ?? "not every card was added"
+        // A failure a step's row already gives in full is named by its step here: each long error once.
+        let failedStep = report.steps.first { !$0.ok && $0.detail == report.failure }
+        let verdict = report.succeeded ? "every selected card was added"
+            : failedStep.map { "failed at \($0.step) (see Steps)" } ?? report.failure ?? "not every card was added"
         var page = HTMLPage(title: "wallet-host add-card: \(report.issuer ?? "no issuer")", subtitle: "\(device): \(verdict)")
+        page.verdict = HTMLPage.Verdict(passed: report.succeeded, sentence: report.succeeded ? "every selected card was added" : verdict)
         page.section("Wallet: add a card", screens(device: device))
         let rows = [["step", "ok", "time", "detail"]] + report.steps.map {
             [$0.step, $0.ok ? "yes" : "no", $0.milliseconds.map(HumanReadable.milliseconds) ?? "", $0.detail]
         }
         page.section("Steps", HTMLPage.table(rows, rowClasses: report.steps.map { $0.ok ? nil : "fail" }))
+        if !notes.isEmpty {
+            page.section("Notes", "<pre class=\"notes\">" + notes.map(HTMLPage.escape).joined(separator: "\n") + "</pre>")
+        }
         if !report.findings.isEmpty {
             page.section("Findings", "<ul>" + report.findings.map { "<li>\(HTMLPage.escape($0))</li>" }.joined() + "</ul>")
         }
@@ -38,13 +48,24 @@ public struct AddCardPage: Sendable {
         // 1. The list Wallet shows, and why each other issuer is absent.
         var list = "<div class=\"screen\" data-screen=\"issuers\"><h3>From Apps on Your \(device)</h3>"
         for issuer in report.discovery where issuer.listed {
-            list += "<p><b>\(HTMLPage.escape(issuer.name))</b><br><span class=\"muted\">status in "
-                + "\(issuer.milliseconds.map(HumanReadable.milliseconds) ?? "?")</span></p>"
+            let picked = issuer.bundleIdentifier == report.issuer
+            list += "<p\(picked ? " class=\"picked\" data-picked=\"true\"" : "")><b>\(HTMLPage.escape(issuer.name))</b>"
+                + (picked ? " <span class=\"tag\">picked</span>" : "")
+                + "<br><span class=\"muted\">status in \(issuer.milliseconds.map(HumanReadable.milliseconds) ?? "?")</span></p>"
         }
-        let absent = report.discovery.filter { !$0.listed }
-        if !absent.isEmpty {
-            list += "<p class=\"muted\">Not listed:</p><ul>" + absent.map {
-                "<li>\(HTMLPage.escape($0.name)): \(HTMLPage.escape($0.reason ?? "not listed"))</li>"
+        // Issuers absent for the same reason share one line: the reason is long and often the same.
+        var reasons: [(reason: String, names: [String])] = []
+        for issuer in report.discovery where !issuer.listed {
+            let reason = issuer.reason ?? "not listed"
+            if let index = reasons.firstIndex(where: { $0.reason == reason }) {
+                reasons[index].names.append(issuer.name)
+            } else {
+                reasons.append((reason, [issuer.name]))
+            }
+        }
+        if !reasons.isEmpty {
+            list += "<p class=\"muted\">Not listed:</p><ul>" + reasons.map {
+                "<li>\(HTMLPage.escape(HumanReadable.list($0.names))): \(HTMLPage.escape($0.reason))</li>"
             }.joined() + "</ul>"
         }
         html += list + "</div>"
@@ -60,7 +81,8 @@ public struct AddCardPage: Sendable {
                 }
                 html += "<p>" + prompt.actions.map { action in
                     action == answer?.action ? "<b>[\(HTMLPage.escape(action))]</b>" : HTMLPage.escape(action)
-                }.joined(separator: " · ") + "</p></div>"
+                }.joined(separator: " · ") + "</p>"
+                html += (answer == nil ? "<p class=\"muted\" data-answer=\"none\">nobody answered (see Notes)</p>" : "") + "</div>"
             case .biometric(let request, let success):
                 let outcome = success.map { $0 ? "matched" : "did not match" } ?? "no answer"
                 html += "<div class=\"screen\" data-screen=\"biometric\"><h3>Face ID</h3><p>\(HTMLPage.escape(request.reason))</p>"

@@ -51,6 +51,7 @@ public enum DaemonMethods {
 
     /// A line of the add-card flow's transcript, during ``walletAddCard``.
     public static let walletTranscript = DaemonNotification<DaemonAPI.TranscriptLine>("wallet.transcript")
-    /// One extension's conformance report as text, during ``extensionConform``.
+    /// A line of an extension's conformance report as its checks run, during ``extensionConform``
+    /// (an empty line ends one extension's report).
     public static let conformReport = DaemonNotification<DaemonAPI.ConformReportText>("conform.report")
 }

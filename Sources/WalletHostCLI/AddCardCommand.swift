@@ -8,12 +8,16 @@ import WalletWire
 /// `wallet-host add-card`: Wallet's whole flow with the installed issuer apps.
 struct AddCardCommand {
     let appsURL: URL
+    /// `--apps` as given (nil: the default directory).
+    let appsGiven: String?
     let stateURL: URL
     /// What `--issuer`, `--select` and `--device` state; a user agent script fills in the rest.
     let commandLine: UserPreferences
     let userAgentFile: URL?
     let interactive: Bool
     let json: Bool
+    /// `--quiet`: the transcript's failures and the last line only.
+    let quiet: Bool
     let htmlURL: URL?
     let configuration: HostConfiguration
     let route: DaemonRoute
@@ -41,12 +45,16 @@ struct AddCardCommand {
                       Answer the UI extension from a script (JSON: answers, biometric, select, device, \
                       issuer; see docs/CLI.md). Excludes --interactive.
                       """),
-                  .flag("interactive", help: "Ask at the terminal: passwords without echo, Face ID as [m]atch / [n]o match."),
+                  .flag("interactive", help: """
+                      Ask at the terminal: the bank and the cards from Wallet's lists (unless --issuer and \
+                      --select chose them), passwords without echo, Face ID as [m]atch / [n]o match.
+                      """),
                   .valued("select", "all|ID,...", help: """
                       The entries to add: all, or entry identifiers separated by commas (default: the \
                       user agent script's, else all).
                       """),
                   CommonOptions.json.withHelp("Print the flow's report as one JSON object; prompts then go to stderr."),
+                  .flag("quiet", help: "Print only what failed (✘ lines, notes) and the last line, not every step."),
                   CommonOptions.html.withHelp("""
                       Also write Wallet's screens as the run went to a self-contained HTML page: the issuer                       list with each absent issuer's reason, the authorization form, the card art, the result per card.
                       """)] + CommonOptions.daemon,
@@ -55,6 +63,7 @@ struct AddCardCommand {
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.isEmpty else { throw UsageError("add-card takes no positional arguments") }
+        appsGiven = parsed.value("apps")
         appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath)
         stateURL = StateCommands.stateURL(parsed)
         var commandLine = UserPreferences()
@@ -68,6 +77,7 @@ struct AddCardCommand {
         interactive = parsed.has("interactive")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         json = parsed.has("json")
+        quiet = parsed.has("quiet")
         htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
@@ -75,15 +85,23 @@ struct AddCardCommand {
     }
 
     func run() async throws -> Int32 {
-        let printer = TranscriptPrinter(enabled: !json)
+        try AppsDirectory.check(appsURL, given: appsGiven)
+        let printer = TranscriptPrinter(enabled: !json, onlyProblems: quiet)
         let user = try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json)
-        let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
+        var options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
-        // The HTML page draws the offered entries' art, which the daemon does not send back.
-        if !hostOptionsGiven, htmlURL == nil, let client = try route.client(state: stateURL) {
+        // The HTML page draws the offered entries' art, which the daemon does not send back; the
+        // daemon's flow cannot ask this terminal which cards to add.
+        let choosesCards = user.chooser != nil && options.selection == nil
+        if !hostOptionsGiven, htmlURL == nil, !choosesCards, let client = try route.client(state: stateURL) {
             let status = try await DaemonRoute.call(client, DaemonMethods.hostStatus, NoParams())
             if status.appsDirectory == appsURL.standardizedFileURL.path {
+                if options.issuer == nil, let chooser = user.chooser {
+                    let discovered = try await DaemonRoute.call(client, DaemonMethods.walletDiscover,
+                                                                DaemonAPI.DeviceParams(device: options.device))
+                    options.issuer = await chooser.chooseIssuer(discovered.issuers.filter(\.listed))
+                }
                 var report = try await runThroughDaemon(client, options: options, answering: recorder, printer: printer)
                 report.screens = recorder.screens
                 return finish(report, user: user, printer: printer)
@@ -99,11 +117,16 @@ struct AddCardCommand {
                                userAgent: recorder, transcript: { printer.line($0) })
         let offered = OfferedEntries()
         flow.offeredEntries = { offered.append($0) }
+        if let chooser = user.chooser {
+            flow.chooseIssuer = { await chooser.chooseIssuer($0) }
+            flow.chooseEntries = { await chooser.chooseEntries($0) }
+        }
         var report = await flow.run(options)
         report.screens = recorder.screens
         if let htmlURL {
-            let page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges).render()
-            try ReportFile.write(page, to: htmlURL, report: "HTML report")
+            var page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges)
+            page.notes = user.notes(issuer: report.issuer)
+            try ReportFile.write(page.render(), to: htmlURL, report: "HTML report")
         }
         return finish(report, user: user, printer: printer)
     }
@@ -165,8 +188,20 @@ final class OfferedEntries: Sendable {
 /// Prints the human transcript as the flow goes.
 struct TranscriptPrinter: Sendable {
     let enabled: Bool
+    /// `--quiet`: only the lines that say something failed (✘, !), notes and the summary.
+    var onlyProblems = false
 
     func line(_ text: String) {
+        guard enabled else { return }
+        if onlyProblems {
+            let trimmed = text.drop { $0 == " " }
+            guard trimmed.hasPrefix("✘") || trimmed.hasPrefix("!") || trimmed.hasPrefix("note:") else { return }
+        }
+        always(text)
+    }
+
+    /// Prints `text` whatever ``onlyProblems`` says.
+    func always(_ text: String) {
         guard enabled else { return }
         // Line by line as the flow goes, also when stdout is a pipe (CI logs); a failed write
         // is reported when the command ends (StandardOutput.finish), not a crash here.
@@ -176,9 +211,9 @@ struct TranscriptPrinter: Sendable {
     func summary(_ report: FlowReport) {
         let added = report.cards.filter(\.added).count
         if report.succeeded {
-            line("Added \(added) card(s) to \(report.device.deviceName).")
+            always("Added \(added) card(s) to \(report.device.deviceName).")
         } else {
-            line("FAILED: \(report.failure ?? "no card was added")")
+            always("FAILED: \(report.failure ?? "no card was added")")
         }
     }
 }

@@ -64,7 +64,7 @@ final class UnansweredUserAgent: UserAgent {
     /// Whether the UI extension asked anything.
     var wasAsked: Bool { asked.withLock { !$0.prompts.isEmpty || $0.biometric } }
 
-    static let reason = "nobody can answer: add-card was given no --user-agent FILE or --interactive, and standard input is not a terminal"
+    static let reason = "nobody can answer: no --user-agent FILE or --interactive was given, and standard input is not a terminal"
 
     func prompt(_ prompt: UIPromptParams) async throws -> UIPromptResult {
         asked.withLock { $0.prompts.append(prompt) }
@@ -85,7 +85,7 @@ final class UnansweredUserAgent: UserAgent {
         let screens = asked.prompts.map { "\"\($0.title)\"" }.joined(separator: ", ")
         var lines = [
             "note: the issuer's UI extension asked the user (\(screens.isEmpty ? "Face ID" : screens)) and \(Self.reason).",
-            "  To answer at the terminal: run add-card at one, or with --interactive.",
+            "  To answer at the terminal: run the command at one, or with --interactive.",
             "  To answer from a script (CI): --user-agent FILE, a JSON file like README.md's example; for these screens:",
             "  " + Self.exampleScript(issuer: issuer, prompts: asked.prompts, biometric: asked.biometric),
             "  (every key: docs/CLI.md, \"The user agent\")",

@@ -17,6 +17,9 @@ struct AddCardUserChoice {
     let scripted: ScriptedUserAgent?
     /// The agent that answers nothing, when nobody can answer (for its hint on how to answer).
     let unanswered: UnansweredUserAgent?
+    /// With `--interactive`: where Wallet's lists (banks, cards) are asked when the command line
+    /// chose none (``AddCardChooser``).
+    var chooser: AddCardChooser? = nil
 
     /// The user `--user-agent FILE`, `--interactive` or neither asks for.
     /// - Parameters:
@@ -32,9 +35,9 @@ struct AddCardUserChoice {
         }
         if interactive {
             // With --json, prompts go to stderr so that stdout stays one JSON document.
-            let agent = json ? InteractiveUserAgent(terminal: .fileDescriptors(input: STDIN_FILENO, output: STDERR_FILENO))
-                             : InteractiveUserAgent()
-            return AddCardUserChoice(agent: agent, preferences: UserPreferences(), scripted: nil, unanswered: nil)
+            let terminal: TerminalIO = json ? .fileDescriptors(input: STDIN_FILENO, output: STDERR_FILENO) : .standard
+            return AddCardUserChoice(agent: InteractiveUserAgent(terminal: terminal), preferences: UserPreferences(), scripted: nil,
+                                     unanswered: nil, chooser: AddCardChooser(terminal: terminal))
         }
         // The person at the terminal, else nobody: an issuer's sign-in then ends with a note on how to answer it.
         guard isatty(STDIN_FILENO) == 1 else {

@@ -15,8 +15,14 @@ struct CallCommand {
     let configuration: HostConfiguration
     let route: DaemonRoute
     /// Whether `--memory-limit` or `--hang-grace` was given: they shape a process, so the call
-    /// runs on one of its own, in this process.
+    /// runs on one of its own, in this process (so does a call with a user agent to answer it).
     let needsOwnProcess: Bool
+    /// `--user-agent FILE`: the script that answers a UI extension's prompts.
+    let userAgentFile: URL?
+    /// `--interactive`: the person at the terminal answers them.
+    let interactive: Bool
+    /// `--verbose`: every event the host logged for the call, and the extension's output, after the report.
+    let verbose: Bool
 
     static let spec = CommandSpec(
         "call",
@@ -29,7 +35,17 @@ struct CallCommand {
                       Print one object: result (or error with code, kind and message, and diagnostics: \
                       what else the host saw during the call), launchMs, callMs, totalMs, \
                       peakFootprintBytes, pid, sandboxed.
-                      """)] + CommonOptions.daemon,
+                      """),
+                  .valued("user-agent", "FILE", help: """
+                      Answer a UI extension's prompts (authorize) from a script, as add-card does (docs/CLI.md, \
+                      "The user agent"). Excludes --interactive.
+                      """),
+                  .flag("interactive", help: "Answer a UI extension's prompts at the terminal, as add-card does."),
+                  .flag("verbose", help: """
+                      Also print every event the host logged for the call (spawn, handshake, the call, its answer, \
+                      stop, exit) and the extension's stderr lines; runs in this process.
+                      """)]
+            + CommonOptions.daemon,
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
@@ -37,12 +53,14 @@ struct CallCommand {
         guard parsed.positionals.count == 2 else { throw UsageError("call needs APPEX and METHOD") }
         appexURL = URL(fileURLWithPath: parsed.positionals[0])
         method = parsed.positionals[1]
+        try Self.checkTarget(appexURL)
+        try Self.checkMethod(method)
         if let text = parsed.value("params") {
             let decoded: JSONValue
             do {
                 decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
             } catch {
-                throw UsageError("--params is not valid JSON: \(WireCodec.describe(error))")
+                throw UsageError("--params is not valid JSON: \(JSONSyntax.problem(in: Data(text.utf8)) ?? WireCodec.describe(error))")
             }
             // A method's params are named (JSON-RPC's by-name form): every method takes an object.
             guard case .object = decoded else {
@@ -56,8 +74,15 @@ struct CallCommand {
         json = parsed.has("json")
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
+        userAgentFile = parsed.value("user-agent").map { URL(fileURLWithPath: $0) }
+        interactive = parsed.has("interactive")
+        verbose = parsed.has("verbose")
+        guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
             || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
+            || userAgentFile != nil || interactive || verbose
+            // The daemon's extensions have no user to ask; here someone answers, or the note says how to.
+            || method == WireMethod.authorize
     }
 
     func run() async throws -> Int32 {
@@ -73,13 +98,22 @@ struct CallCommand {
         let events = EventCollector(forwardingTo: try state.openEventLog())
         var configuration = configuration
         configuration.events = events
-        configuration.services = DeviceServices(device: SimulatedDevice(state: state))
+        // Only a UI extension asks the user; nobody answering is said after the call, with how to answer.
+        let user = bundle.extensionPoint.role == .ui
+            ? try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json) : nil
+        configuration.services = DeviceServices(device: SimulatedDevice(state: state), userAgent: user?.agent)
         configuration.idleTimeout = nil
         let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
         let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
 
         let provisioning = method == WireMethod.generateAddPaymentPassRequest ? try? ProvisioningCall(params: params, state: state) : nil
-        let outcome = await MethodResultShape.call(runner, method: method, params: provisioning?.params ?? params)
+        // A UI extension waits on its user, who sees the prompts: no "no answer yet" beside them.
+        let progress = CallProgress(method: method, executable: descriptor.executableName,
+                                    deadline: configuration.deadline(for: method, at: bundle.extensionPoint),
+                                    firstAfter: user == nil ? .seconds(1) : .seconds(24 * 3600))
+        let outcome = await progress.reporting {
+            await MethodResultShape.call(runner, method: method, params: provisioning?.params ?? params)
+        }
         var lateNote: String?
         if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded {
             lateNote = await waitForLateCompletion(events, grace: configuration.hangGrace)
@@ -91,12 +125,20 @@ struct CallCommand {
             printJSON(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
                                   verification: provisioning?.verify(outcome)))
         } else {
-            print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote))
+            print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote,
+                                   artDirectory: state.url.appendingPathComponent("art")))
             if let verification = provisioning?.verify(outcome) { print("payload: \(verification.summary)") }
             if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
             // Each connection through the egress proxy, in the order they ended.
             for event in events.events(.networkConnection) { print("network: \(event.message)") }
+            if verbose {
+                print("events:")
+                for event in events.events { print("  \(event.kind.rawValue): \(event.message)") }
+                for line in events.outputLines { print("  output: \(line)") }
+            }
         }
+        let notes = json ? (user?.unanswered?.hint(issuer: nil) ?? []) : (user?.notes(issuer: nil) ?? [])
+        if !notes.isEmpty { StandardError.write(notes.map { $0 + "\n" }.joined()) }
         if case .failure = outcome.result { return 1 }
         return 0
     }
@@ -105,7 +147,10 @@ struct CallCommand {
     private func runThroughDaemon(_ client: DaemonClient) async throws -> Int32 {
         let request = DaemonAPI.ExtensionCallParams(appex: appexURL.standardizedFileURL.path, method: method, params: params,
                                                     deadlineMs: configuration.deadlineOverrides[method]?.milliseconds, transcript: !json)
-        let answer = try await DaemonRoute.call(client, DaemonMethods.extensionCall, request)
+        let point = ExtensionPointRegistry.wallet.points.first { $0.method(named: method) != nil }
+        let progress = CallProgress(method: method, executable: appexURL.deletingPathExtension().lastPathComponent,
+                                    deadline: configuration.deadlineOverrides[method] ?? point?.method(named: method)?.deadline)
+        let answer = try await progress.reporting { try await DaemonRoute.call(client, DaemonMethods.extensionCall, request) }
         if json {
             printJSON(DaemonRoute.compactJSON(answer.report))
         } else if let transcript = answer.transcript {
@@ -129,5 +174,28 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
+    }
+}
+
+extension CallCommand {
+    /// An app is not an extension: `call` runs one, so the error names the app's own.
+    /// - Throws: ``UsageError`` listing `PlugIns/*.appex` of an `.app` given as APPEX.
+    static func checkTarget(_ url: URL) throws(UsageError) {
+        guard url.pathExtension == "app" else { return }
+        let plugIns = url.appendingPathComponent("PlugIns")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: plugIns.path)) ?? []).filter { $0.hasSuffix(".appex") }.sorted()
+        guard !names.isEmpty else {
+            throw UsageError("\(url.path) is an app, and call runs one extension: give an .appex (this app has none in PlugIns)")
+        }
+        throw UsageError("\(url.path) is an app, and call runs one extension: give one of its extensions, "
+                             + names.map { plugIns.appendingPathComponent($0).path }.joined(separator: " or "))
+    }
+
+    /// A method that differs from one of Wallet's only by a typo or its case is a usage error
+    /// naming the method meant; any other name goes to the extension, which answers for itself.
+    static func checkMethod(_ method: String) throws(UsageError) {
+        let known = ExtensionPointRegistry.wallet.methodNames
+        guard !known.contains(method), let meant = NearestName.to(method, among: known) else { return }
+        throw UsageError("\"\(method)\" is not a method of Wallet's extension points (did you mean \(meant)?)")
     }
 }

@@ -9,6 +9,12 @@ extension CommandSpec {
         return Self.wrap(words, firstIndent: indent, indent: indent + name.count + 1)
     }
 
+    /// What a usage error prints after the error: the command's arguments and where its options are described.
+    var shortUsage: String {
+        let words = ["usage: wallet-host", name] + arguments.map(\.name) + (allOptions.isEmpty ? [] : ["[options]"])
+        return words.joined(separator: " ") + "   (wallet-host \(name) --help lists the options)"
+    }
+
     /// What `wallet-host help COMMAND` and `wallet-host COMMAND --help` print.
     var usage: String {
         var text = "usage: wallet-host " + synopsis(indent: 19).dropFirst(19) + "\n\n"

@@ -6,6 +6,8 @@ enum Commands {
         ServeCommand.spec,
         PsCommand.spec,
         StudioCommand.spec,
+        StopCommand.spec,
+        LogsCommand.spec,
         DoctorCommand.spec,
         ImportCommand.spec,
     ]
@@ -25,7 +27,8 @@ enum Commands {
         let hostCommands = all.filter(\.takesHostOptions).map(\.name)
         text += "\nhost options, taken by \(hostCommands.joined(separator: ", ")):\n"
         text += CommandSpec.table(HostOptions.options.map(\.usageRow))
-        text += "\n`wallet-host help COMMAND` or `wallet-host COMMAND --help` describes a command's arguments and options.\n"
+        text += "\n`wallet-host help COMMAND` or `wallet-host COMMAND --help` describes a command's arguments and options;"
+            + " `wallet-host --version` prints the version.\n"
         return text + CommandSpec.exitStatus
     }
 }

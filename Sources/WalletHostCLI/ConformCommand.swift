@@ -12,6 +12,8 @@ struct ConformCommand {
     let junitURL: URL?
     let htmlURL: URL?
     let json: Bool
+    /// `--quiet`: only failed checks and the summaries.
+    let quiet: Bool
     let stateURL: URL?
     let configuration: HostConfiguration
     let route: DaemonRoute
@@ -27,6 +29,7 @@ struct ConformCommand {
             """,
         options: [.valued("junit", "FILE", help: "Also write JUnit XML: one <testsuite> per extension, one <testcase> per check."),
                   CommonOptions.json.withHelp("Print the reports as one JSON object."),
+                  .flag("quiet", help: "Print only the failed checks and each extension's summary line."),
                   CommonOptions.html.withHelp("Also write the checks with their evidence and timings to a self-contained HTML page."),
                   CommonOptions.state.withHelp("""
                       Run on this simulated device (default: a fresh temporary one, removed when every \
@@ -41,6 +44,7 @@ struct ConformCommand {
         junitURL = parsed.value("junit").map { URL(fileURLWithPath: $0) }
         htmlURL = parsed.value("html").map { URL(fileURLWithPath: $0) }
         json = parsed.has("json")
+        quiet = parsed.has("quiet")
         stateURL = parsed.value("state").map { URL(fileURLWithPath: $0) }
         configuration = try HostOptions.configuration(from: parsed)
         route = DaemonRoute(parsed)
@@ -64,8 +68,9 @@ struct ConformCommand {
         let started = Date()
         var reports: [ConformanceReport] = []
         for url in appexes {
-            let report = await suite.run(appex: url)
-            printer.line(report.render())
+            // Check by check as they end (a pty and a pipe alike), then a blank line.
+            let report = await suite.run(appex: url, onLine: quiet ? Self.quietLines(printer) : printer.line)
+            if !quiet { printer.line("") }
             reports.append(report)
         }
         if let junitURL {
@@ -81,6 +86,9 @@ struct ConformCommand {
             summarize(extensions: reports.count, failed: reports.filter { !$0.passed }.map(\.failureName), printer: printer)
         }
         if stateURL == nil && passed {
+            // Its containers' images first: a directory with a mount in it is not removed (every
+            // passing run on a root host left its wallet-host-conform-PID-N behind).
+            ContainerVolume.release(under: state.url.path)
             try? FileManager.default.removeItem(at: state.url)
         } else if stateURL == nil {
             // Kept for diagnosis: the event log and each extension's output.
@@ -104,7 +112,9 @@ struct ConformCommand {
         let params = DaemonAPI.ConformParams(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
         let answer = try await DaemonRoute.call(client, DaemonMethods.extensionConform, params,
                                                 onNotification: { message in
-            if let report = message.params(of: DaemonMethods.conformReport) { printer.line(report.text) }
+            if let report = message.params(of: DaemonMethods.conformReport) {
+                (quiet ? Self.quietLines(printer) : printer.line)(report.text)
+            }
         })
         if let junitURL, let junit = answer.junit {
             try ReportFile.write(junit, to: junitURL, report: "JUnit report")
@@ -115,6 +125,13 @@ struct ConformCommand {
             summarize(extensions: answer.extensions, failed: answer.failed, printer: printer)
         }
         return answer.passed ? 0 : 1
+    }
+
+    /// With `--quiet`: the report's lines that say something went wrong, and its summary.
+    private static func quietLines(_ printer: TranscriptPrinter) -> @Sendable (String) -> Void {
+        { line in
+            if line.hasPrefix("  FAIL ") || line.contains(": ") && line.contains(" checks, ") { printer.line(line) }
+        }
     }
 
     /// An `.appex` as it is; an `.app` stands for the extensions in its `PlugIns`.

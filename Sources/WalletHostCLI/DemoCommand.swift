@@ -25,7 +25,7 @@ struct DemoCommand {
                       """),
                   CommonOptions.state.withHelp("""
                       The simulated device's state directory (default: a fresh one under the temporary \
-                      directory, emptied first).
+                      directory, removed when the demo ends; give one to keep its event log).
                       """)])
 
     init(arguments: [String]) throws(UsageError) {
@@ -46,6 +46,14 @@ struct DemoCommand {
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-demo-\(getpid())"))
         if stateURL == nil { try? FileManager.default.removeItem(at: state.url) }
+        // A throwaway device goes with the demo: its images unmounted, its directory removed
+        // (every demo run used to leave a /tmp/wallet-host-demo-PID behind).
+        defer {
+            if stateURL == nil {
+                ContainerVolume.release(under: state.url.path)
+                try? FileManager.default.removeItem(at: state.url)
+            }
+        }
         let device = SimulatedDevice(state: state)
         let installed = InstalledApps(directory: apps)
         guard let app = installed.app(named: "SampleIssuer") else {
@@ -87,7 +95,11 @@ struct DemoCommand {
         for pass in try device.passes() {
             print("  \(pass.deviceName): \(pass.primaryAccountIdentifier) ••\(pass.primaryAccountNumberSuffix)")
         }
-        print("\nEvent log: \(state.logsURL.appendingPathComponent("events.jsonl").path)")
+        if stateURL == nil {
+            print("\nThe demo's device is removed now; run with --state DIR to keep it and its event log.")
+        } else {
+            print("\nEvent log: \(state.logsURL.appendingPathComponent("events.jsonl").path)")
+        }
         return iphone.succeeded && watch.succeeded ? 0 : 1
     }
 
@@ -112,12 +124,14 @@ struct DemoCommand {
             throw CommandFailure("cannot find scripts/make-bundles above the wallet-host executable; pass --apps DIR")
         }
         let output = directory.appendingPathComponent(".build/bundles")
-        print("Building the sample issuer and assembling its bundles...")
+        print("Building the sample issuer and assembling its bundles (swift build's progress follows)...")
         let process = Process()
         process.executableURL = script
         process.arguments = ["--out", output.path]
         process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
+        // The build's progress goes to stderr, where a person watching sees it go; the demo's
+        // transcript on stdout stays the demo's.
+        process.standardOutput = FileHandle.standardError
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

@@ -14,7 +14,7 @@ enum HostOptions {
             """),
         .valued("memory-limit", "SIZE", help: """
             Replace the extension point's memory limit, e.g. 80MB or 60MiB (MB is taken as MiB, as \
-            the kernel reports it). The defaults are Wallet's: 55 MB non-UI, 60 MB UI.
+            the kernel reports it; a unit is required, 8MB at least). The defaults are Wallet's: 55 MB non-UI, 60 MB UI.
             """),
         .valued("hang-grace", "DURATION", help: """
             How long an extension that missed a deadline may stay silent before it is declared hung \
@@ -65,10 +65,7 @@ enum HostOptions {
             }
         }
         if let text = parsed.value("memory-limit") {
-            guard let bytes = HostConfiguration.parseBytes(text), bytes > 0 else {
-                throw UsageError("--memory-limit expects a size such as 55MB or 60MiB, up to 1 TiB, not \"\(text)\"")
-            }
-            configuration.memoryLimitOverride = bytes
+            configuration.memoryLimitOverride = try memoryLimit(text)
         }
         if let grace = try duration(parsed, "hang-grace", example: "500ms or 2s") {
             configuration.hangGrace = grace
@@ -98,6 +95,32 @@ enum HostOptions {
         }
         try network(parsed, into: &configuration)
         return configuration
+    }
+
+    /// The smallest `--memory-limit` accepted: the Swift runtime's own mappings count against the
+    /// limit (RLIMIT_DATA), and the smallest extension (the test helper) needs about 5.5 MB to
+    /// start, so below this the run could only fail at launch, with a kill (SIGSEGV) that says
+    /// nothing about the extension. `stress --find-memory-limit` finds an extension's own floor.
+    static let smallestMemoryLimit = 8 << 20
+
+    /// The bytes `--memory-limit TEXT` asks for.
+    /// - Throws: ``UsageError`` for a number without a unit (bytes are never meant), a size that
+    ///   does not parse, or one below ``smallestMemoryLimit``, each saying what to write instead.
+    static func memoryLimit(_ text: String) throws(UsageError) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let number = Double(trimmed), number.isFinite {
+            throw UsageError("--memory-limit \(text) has no unit: write it with one, such as \(trimmed)MB "
+                                 + "(MB is taken as MiB; the defaults are Wallet's 55MB non-UI, 60MB UI)")
+        }
+        guard let bytes = HostConfiguration.parseBytes(text), bytes > 0 else {
+            throw UsageError("--memory-limit expects a size such as 55MB or 60MiB, up to 1 TiB, not \"\(text)\"")
+        }
+        guard bytes >= smallestMemoryLimit else {
+            throw UsageError("--memory-limit \(text) is below \(smallestMemoryLimit >> 20)MB: a Swift extension's runtime alone "
+                                 + "needs about 6MB, so it would be killed at launch (stress --find-memory-limit finds the real "
+                                 + "floor; the defaults are Wallet's 55MB non-UI, 60MB UI)")
+        }
+        return bytes
     }
 
     /// `--network` and `--allow-network`: both need the sandbox (an unsandboxed extension has the host's network).

@@ -24,7 +24,8 @@ struct ParsedArguments {
                 name = String(name[..<equals])
             }
             guard let option = command.option(named: name) else {
-                throw UsageError("unknown option --\(name) for \(command.name)")
+                throw UsageError("unknown option --\(name) for \(command.name)"
+                                     + NearestName.hint(name, among: command.allOptions.map(\.name), prefix: "--"))
             }
             if !option.takesValue {
                 guard value == nil else { throw UsageError("--\(name) takes no value") }

@@ -71,8 +71,15 @@ enum ProvisioningCommand {
     private static func verify(challengeDirectory: URL, requestFile: URL, suffix: String?, name: String?, json: Bool) throws -> Int32 {
         let (challenge, verifier) = try ProvisioningChallenge.read(from: challengeDirectory)
         let request: AddPaymentPassRequestResult
+        let data: Data
         do {
-            request = try JSONDecoder().decode(AddPaymentPassRequestResult.self, from: try Data(contentsOf: requestFile))
+            data = try JSONSyntax.readFile(requestFile)
+        } catch {
+            throw CommandFailure("cannot read \(requestFile.path): \(error.localizedDescription)")
+        }
+        if let problem = JSONSyntax.problem(in: data) { throw CommandFailure("\(requestFile.path) is not valid JSON: \(problem)") }
+        do {
+            request = try JSONDecoder().decode(AddPaymentPassRequestResult.self, from: data)
         } catch let error as DecodingError {
             throw CommandFailure("\(requestFile.path): not a request JSON (encryptedPassData, ephemeralPublicKey, activationData, "
                                  + "base64): \(WireCodec.describe(error))")

@@ -30,13 +30,19 @@ enum StandardOutput {
         }
     }
 
-    /// Flushes what is buffered and says whether every write reached standard output.
+    /// Whether a flush of ``line(_:)`` failed: the reader left (`logs -f | head`) or the disk is full.
+    static var hasFailed: Bool { firstFailure.withLock { $0 != nil } }
+
+    /// Flushes what is buffered and says whether every write reached standard output. A pipe
+    /// whose reader left (EPIPE, as after `| head`) is not a failure worth a sentence.
     /// - Returns: nil when all of it was written; otherwise the sentence to print, naming where
     ///   standard output goes (`standard output (/dev/full): No space left on device`).
     static func finish() -> String? {
         let flushed = fflush(stream) == 0
         let reason: Int32? = flushed ? firstFailure.withLock { $0 } : errno
         guard !flushed || ferror(stream) != 0 else { return nil }
+        // The reader stopped reading (`wallet-host ... | head`): it has what it wanted.
+        guard reason != EPIPE else { return nil }
         // The file it goes to, when it is one (not "pipe:[1234]").
         let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(STDOUT_FILENO)"))
             .flatMap { $0.hasPrefix("/") ? " (\($0))" : nil } ?? ""

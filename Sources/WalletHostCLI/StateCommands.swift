@@ -160,7 +160,9 @@ struct StateCommands {
             }
             return app
         }
-        let installed = InstalledApps(directory: URL(fileURLWithPath: appsDirectory ?? AppsDirectory.defaultPath))
+        let appsURL = URL(fileURLWithPath: appsDirectory ?? AppsDirectory.defaultPath)
+        try AppsDirectory.check(appsURL, given: appsDirectory)
+        let installed = InstalledApps(directory: appsURL)
         guard let app = installed.app(named: reference) else {
             throw CommandFailure("no app called \(reference) in \(appsDirectory ?? AppsDirectory.defaultPath)")
         }
@@ -181,6 +183,26 @@ struct StateCommands {
 enum AppsDirectory {
     static var defaultPath: String {
         ProcessInfo.processInfo.environment["WALLET_HOST_APPS"] ?? ".build/bundles"
+    }
+
+    /// Checks that the apps directory exists, before anything looks for apps in it.
+    /// - Parameter given: The `--apps` value, nil when the default was used.
+    /// - Throws: ``CommandFailure`` saying where it looked and how to name another directory:
+    ///   an installed `wallet-host` run outside its checkout has no `.build/bundles` beside it.
+    static func check(_ url: URL, given: String?) throws {
+        var isDirectory: ObjCBool = false
+        guard !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || !isDirectory.boolValue else { return }
+        let whence: String
+        if let given, given != defaultPath {
+            whence = "given by --apps"
+        } else if ProcessInfo.processInfo.environment["WALLET_HOST_APPS"] != nil {
+            whence = "named by WALLET_HOST_APPS"
+        } else {
+            whence = "the default, relative to the working directory \(FileManager.default.currentDirectoryPath)"
+        }
+        throw CommandFailure("no apps directory at \(url.standardizedFileURL.path) (\(whence)): give --apps DIR, or set "
+                                 + "WALLET_HOST_APPS, to the directory holding your issuer .app bundles "
+                                 + "(wallet-host import makes one from an Xcode project)")
     }
 }
 

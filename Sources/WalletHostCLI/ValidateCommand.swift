@@ -59,7 +59,7 @@ struct ValidateCommand {
                 "findings": findings, "bundles": report.bundleCount,
                 "errors": report.count(of: .error), "warnings": report.count(of: .warning),
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             printJSON(String(decoding: data, as: UTF8.self))
         } else {
             print(report.render(), terminator: "")

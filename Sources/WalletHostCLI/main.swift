@@ -13,71 +13,28 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let commandArguments = Array(arguments.dropFirst())
 /// The command being run, whose usage a usage error prints; nil before one is recognised.
 let command = arguments.first.flatMap(Commands.named)
+/// Whether the command was asked for JSON: its errors are then a JSON document on stdout too.
+let wantsJSON = command?.option(named: "json") != nil && commandArguments.contains("--json")
 var status: Int32
 do {
     if let command, command.requestsHelp(commandArguments) {
         print(command.usage)
         status = 0
     } else {
-        switch arguments.first {
-        case "call":
-            status = try await CallCommand(arguments: commandArguments).run()
-        case "validate":
-            status = try ValidateCommand(arguments: commandArguments).run()
-        case "conform":
-            status = try await ConformCommand(arguments: commandArguments).run()
-        case "add-card":
-            status = try await AddCardCommand(arguments: commandArguments).run()
-        case "stress":
-            status = try await StressCommand(arguments: commandArguments).run()
-        case "import":
-            status = try ImportCommand(arguments: commandArguments).run()
-        case "demo":
-            status = try await DemoCommand(arguments: commandArguments).run()
-        case "app":
-            status = try await StateCommands.app(commandArguments)
-        case "passes":
-            status = try await StateCommands.passes(commandArguments)
-        case "device":
-            status = try await StateCommands.device(commandArguments)
-        case "keychain":
-            status = try KeychainCommand.run(commandArguments)
-        case "provisioning":
-            status = try ProvisioningCommand.run(commandArguments)
-        case "serve":
-            status = try await ServeCommand(arguments: commandArguments).run()
-        case "ps":
-            status = try await PsCommand(arguments: commandArguments).run()
-        case "studio":
-            status = try await StudioCommand(arguments: commandArguments).run()
-        case "doctor":
-            status = try DoctorCommand(arguments: commandArguments).run()
-        case "help":
-            if let name = commandArguments.first {
-                guard let described = Commands.named(name) else { throw UsageError("help: unknown command \"\(name)\"") }
-                print(described.usage)
-            } else {
-                print(Commands.usage)
-            }
-            status = 0
-        case "-h", "--help":
-            print(Commands.usage)
-            status = 0
-        case nil:
-            FileHandle.standardError.write(Data((Commands.usage + "\n").utf8))
-            status = 2
-        case let other?:
-            throw UsageError("unknown command \"\(other)\"")
-        }
+        status = try await Commands.run(arguments.first, commandArguments)
     }
 } catch let error as UsageError {
-    StandardError.write("wallet-host: \(error)\n\n\(command?.usage ?? Commands.usage)\n")
+    StandardError.write("wallet-host: \(error)\n\(command?.shortUsage ?? Commands.shortUsage)\n")
+    if wantsJSON { printJSON(CommandErrorDocument.render(error.description, kind: "usage", exitStatus: 2)) }
     status = 2
 } catch {
-    StandardError.write("wallet-host: \(ErrorMessage.sentence(error))\n")
+    let sentence = ErrorMessage.sentence(error)
+    StandardError.write("wallet-host: \(sentence)\n")
+    if wantsJSON { printJSON(CommandErrorDocument.render(sentence, kind: "failure", exitStatus: 1)) }
     status = 1
 }
-// Whatever the command printed must have reached stdout: a report lost there is a failure.
+// Whatever the command printed must have reached stdout: a report lost there is a failure
+// (but a reader that stopped reading, as `head` does, is not worth a word).
 if let problem = StandardOutput.finish() {
     StandardError.write("wallet-host: \(problem)\n")
     if status == 0 { status = 1 }

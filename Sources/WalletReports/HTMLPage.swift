@@ -4,7 +4,22 @@
 public struct HTMLPage: Sendable {
     public var title: String
     public var subtitle: String
+    /// The run's verdict, shown first in the header, which is green only when it passed and red
+    /// when it failed (nil: a neutral header).
+    public var verdict: Verdict?
     private var body = ""
+
+    /// Whether the run passed, and the sentence that says why.
+    public struct Verdict: Sendable {
+        public var passed: Bool
+        public var sentence: String
+
+        /// A verdict: `passed` colours the header, `sentence` is written in it after PASS or FAIL.
+        public init(passed: Bool, sentence: String) {
+            self.passed = passed
+            self.sentence = sentence
+        }
+    }
 
     public init(title: String, subtitle: String) {
         self.title = title
@@ -47,7 +62,7 @@ public struct HTMLPage: Sendable {
         </style>
         </head>
         <body>
-        <header><h1>\(Self.escape(title))</h1><p class="subtitle">\(Self.escape(subtitle))</p></header>
+        \(header)
         <main>
         \(body)</main>
         </body>
@@ -56,9 +71,22 @@ public struct HTMLPage: Sendable {
         """
     }
 
+    /// The header: the verdict (when there is one) above the title, coloured by it.
+    private var header: String {
+        guard let verdict else {
+            return "<header><h1>\(Self.escape(title))</h1><p class=\"subtitle\">\(Self.escape(subtitle))</p></header>"
+        }
+        let kind = verdict.passed ? "pass" : "fail"
+        return "<header class=\"\(kind)\"><p class=\"verdict\">\(verdict.passed ? "PASS" : "FAIL") · \(Self.escape(verdict.sentence))</p>"
+            + "<h1>\(Self.escape(title))</h1><p class=\"subtitle\">\(Self.escape(subtitle))</p></header>"
+    }
+
     private static let style = """
         body { font: 14px/1.45 -apple-system, "Helvetica Neue", Arial, sans-serif; margin: 0; color: #1d1d1f; background: #f5f5f7; }
         header { background: #1d1d1f; color: #f5f5f7; padding: 18px 28px; }
+        header.pass { background: #1a7f37; } header.fail { background: #c9342b; }
+        .verdict { margin: 0 0 6px; font-size: 17px; font-weight: 700; } header .subtitle { color: #f2f2f7; }
+        svg .legend-label { font-size: 11px; fill: #3a3a3c; }
         h1 { margin: 0; font-size: 22px; } .subtitle { margin: 4px 0 0; color: #c7c7cc; }
         main { padding: 12px 28px 40px; max-width: 1100px; }
         section { background: #fff; border-radius: 12px; padding: 14px 18px; margin: 16px 0; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
@@ -76,6 +104,8 @@ public struct HTMLPage: Sendable {
         .screen { display: inline-block; vertical-align: top; width: 300px; margin: 0 14px 14px 0; border: 1px solid #d1d1d6; border-radius: 22px; padding: 14px; background: #fff; }
         .screen h3 { margin: 0 0 8px; font-size: 14px; } .card { aspect-ratio: 1536 / 969; width: 100%; border-radius: 10px; object-fit: cover; background: #d1d1d6; }
         .screen figure { margin: 0 0 12px; } .screen figcaption { margin-top: 4px; }
+        .picked b { color: #0a84ff; } .tag { font-size: 11px; background: #0a84ff; color: #fff; border-radius: 6px; padding: 1px 6px; }
+        pre.notes { white-space: pre-wrap; font-size: 12px; margin: 0; }
         .muted { color: #6e6e73; } code { font-size: 12px; }
         """
 }

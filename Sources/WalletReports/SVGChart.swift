@@ -64,7 +64,13 @@ public struct SVGChart: Sendable {
         let xValues = logarithmicX ? xs.filter { $0 > 0 } : xs
         var minX = xValues.min() ?? 0, maxX = xValues.max() ?? 1
         if minX == maxX { minX -= 1; maxX += 1 }
-        let maxY = (ys.max() ?? 1) * 1.08 + (ys.max() == 0 ? 1 : 0)
+        if !logarithmicX, let ticks = Optional(AxisTicks.linear(from: minX, to: maxX)), let first = ticks.first, let last = ticks.last {
+            minX = min(minX, first)
+            maxX = max(maxX, last)
+        }
+        // The y axis runs to a round number, ticked at round steps (0, 25, 50, 75, 100).
+        let yTicks = AxisTicks.linear(upTo: (ys.max() ?? 1) * 1.04 + (ys.max() == 0 ? 1 : 0))
+        let maxY = yTicks.last ?? 1
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         func px(_ x: Double) -> Double {
             let fraction = logarithmicX ? (log10(max(x, minX)) - log10(minX)) / (log10(maxX) - log10(minX)) : (x - minX) / (maxX - minX)
@@ -75,13 +81,11 @@ public struct SVGChart: Sendable {
             + "viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
         svg += "<text x=\"\(Self.n(left))\" y=\"18\" class=\"title\">\(Self.escape(title))</text>\n"
         svg += "<rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(plotWidth))\" height=\"\(Self.n(plotHeight))\" class=\"plot\"/>\n"
-        for step in 0...4 {
-            let value = maxY * Double(step) / 4
+        for value in yTicks {
             svg += "<text x=\"\(Self.n(left - 6))\" y=\"\(Self.n(py(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Self.label(value))</text>\n"
         }
-        for step in 0...4 {
-            let value = logarithmicX ? pow(10, log10(minX) + (log10(maxX) - log10(minX)) * Double(step) / 4)
-                : minX + (maxX - minX) * Double(step) / 4
+        let xTicks = logarithmicX ? AxisTicks.logarithmic(from: minX, to: maxX) : AxisTicks.linear(from: minX, to: maxX)
+        for value in xTicks {
             svg += "<text x=\"\(Self.n(px(value)))\" y=\"\(Self.n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Self.label(value))</text>\n"
         }
         svg += "<text x=\"\(Self.n(left + plotWidth / 2))\" y=\"\(Self.n(height - 6))\" class=\"axis\" text-anchor=\"middle\">\(Self.escape(xLabel))</text>\n"
@@ -127,7 +131,23 @@ public struct SVGChart: Sendable {
                 + "stroke=\"\(guide.color)\"/><text x=\"\(Self.n(left + plotWidth - 4))\" y=\"\(Self.n(y - 4))\" class=\"guide-label\" "
                 + "text-anchor=\"end\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>\n"
         }
-        return svg + "</svg>"
+        return svg + legend(right: left + plotWidth) + "</svg>"
+    }
+
+    /// A key naming each series by its colour, top right, when there is more than one series.
+    private func legend(right edge: Double) -> String {
+        guard series.count > 1 else { return "" }
+        var svg = "<g class=\"legend\">"
+        var x = edge
+        for item in series.reversed() {
+            let labelWidth = Double(item.label.count) * 6.5
+            x -= labelWidth
+            svg += "<text x=\"\(Self.n(x))\" y=\"18\" class=\"legend-label\">\(Self.escape(item.label))</text>"
+            x -= 14
+            svg += "<rect x=\"\(Self.n(x))\" y=\"10\" width=\"10\" height=\"10\" fill=\"\(item.color)\"/>"
+            x -= 12
+        }
+        return svg + "</g>\n"
     }
 
     static func escape(_ text: String) -> String {
@@ -139,9 +159,9 @@ public struct SVGChart: Sendable {
     }
 
     private static func label(_ value: Double) -> String {
-        if value == 0 { return "0" }
-        if abs(value) >= 100 { return String(format: "%.0f", value) }
-        if abs(value) >= 1 { return String(format: "%.1f", value) }
-        return String(format: "%.2g", value)
+        // Ticks are round numbers: shown as they are, 25 not 25.0, 0.05 not 5e-02.
+        if abs(value) < 1e-9 { return "0" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(format: "%.6g", value)
     }
 }

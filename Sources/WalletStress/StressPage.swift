@@ -22,6 +22,8 @@ public struct StressPage: Sendable {
         let subtitle = reports.map { "\($0.calls) calls in \(HumanReadable.milliseconds($0.elapsedSeconds * 1000))" }
             .joined(separator: "; ")
         var page = HTMLPage(title: "wallet-host stress: \(names)", subtitle: subtitle)
+        let verdict = StressVerdict(reports.flatMap(\.thresholds))
+        page.verdict = HTMLPage.Verdict(passed: verdict.passed, sentence: verdict.sentence)
         for (result, report) in zip(results, reports) {
             page.section("\(report.target.executable) (\(report.target.bundleIdentifier))", Self.facts(report))
             let faults = result.records.filter { $0.fault != nil }.count
@@ -29,12 +31,12 @@ public struct StressPage: Sendable {
                 + "(\(report.chaos.kill) kill, \(report.chaos.stop) stop, \(report.chaos.closeFd4) close-fd4). Red dots: failed calls.</p>"
             page.section("Latency", Self.latencyTable(report) + histogram(result).render() + timeline(result).render() + legend)
             page.section("Memory", "<p>\(HTMLPage.escape(report.memorySentence))</p>" + footprint(result, report).render()
-                + (report.memoryLimitSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" } ?? "")
-                + (report.cpuShareSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" } ?? ""))
+                + (report.memoryLimitSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" + Self.memoryLimitChart($0).render() } ?? "")
+                + (report.cpuShareSearch.map { "<p>\(HTMLPage.escape($0.sentence))</p>" + Self.cpuShareChart($0).render() } ?? ""))
             page.section("Failures", Self.failureTable(report))
             if !report.thresholds.isEmpty {
                 let rows = [["threshold", "measured", "verdict"]] + report.thresholds.map {
-                    [$0.threshold.expression, $0.measured.map(StressReport.number) ?? "n/a", $0.violated ? "FAIL" : "pass"]
+                    [$0.threshold.expression, $0.measuredText, $0.violated ? "FAIL" : "pass"]
                 }
                 page.section("Thresholds", HTMLPage.table(rows, rowClasses: report.thresholds.map { $0.violated ? "fail" : "pass" }))
             }

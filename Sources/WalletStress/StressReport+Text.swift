@@ -4,9 +4,11 @@ import WalletHostRuntime
 extension StressReport {
     /// The summary table and the lines under it, as a person reads them after a run.
     public func renderText(thresholds: [ThresholdOutcome] = []) -> String {
-        var lines = ["stress \(target.executable) (\(target.bundleIdentifier)): \(HumanReadable.counted(calls, "call")) in "
+        // The verdict first: a person reads the top of the output, CI logs show it first.
+        var lines = thresholds.isEmpty ? [] : [StressVerdict(thresholds).line]
+        lines += ["stress \(target.executable) (\(target.bundleIdentifier)): \(HumanReadable.counted(calls, "call")) in "
             + "\(HumanReadable.milliseconds(elapsedSeconds * 1000)), \(Self.rate(callsPerSecond)), "
-            + "\(plan.concurrency) at once\(plan.coldEvery > 0 ? ", every \(Self.ordinal(plan.coldEvery)) cold" : "")"
+            + "\(HumanReadable.counted(plan.concurrency, "caller")) at once\(plan.coldEvery > 0 ? ", every \(Self.ordinal(plan.coldEvery)) cold" : "")"
             + "\(plan.cpuSharePercent.map { ", CPU share \(Self.number($0))%" } ?? "")"]
         var rows = [["method", "phase", "calls", "failed", "misses", "p50", "p90", "p99", "max", "deadline", "margin"]]
         for (name, method) in methods.sorted(by: { $0.key < $1.key }) {
@@ -34,7 +36,7 @@ extension StressReport {
             method.peakFootprintBytes.map { "\(name) \(HumanReadable.megabytes($0))" }
         }
         if !peaks.isEmpty { lines.append("peak footprint per method: " + peaks.joined(separator: ", ")) }
-        lines.append("lost \(lost) · relaunches \(relaunches) · cold launches \(coldLaunches) · memory kills \(memoryKills) · "
+        lines.append("calls lost \(lost) · relaunches \(relaunches) · cold launches \(coldLaunches) · memory kills \(memoryKills) · "
             + "hangs \(hangs) · late completions \(lateCompletions) · double completions \(doubleCompletions)")
         if !plan.chaos.isEmpty {
             lines.append("chaos: \(chaos.injected) faults injected (kill \(chaos.kill), stop \(chaos.stop), close-fd4 \(chaos.closeFd4))"
@@ -53,7 +55,7 @@ extension StressReport {
         if failures.count > 5 { lines.append("... \(failed - 5) more failed calls (--json or --html lists them)") }
         for outcome in thresholds {
             lines.append("\(outcome.violated ? "FAIL" : "pass") --fail-on \(outcome.threshold.expression): "
-                + "measured \(outcome.measured.map(Self.number) ?? "n/a")")
+                + "measured \(outcome.measuredText)")
         }
         return lines.joined(separator: "\n")
     }

@@ -22,8 +22,12 @@ public struct StressThreshold: Sendable, Equatable, Codable {
     /// Whether `value` is a percentage of the calls.
     public var percentOfCalls: Bool
 
-    /// The default when `--fail-on` is not given: nothing lost and no zombie left.
+    /// The tolerant default (`stress --tolerate-failures`, and runs with `--chaos`, whose faults
+    /// fail calls on purpose): nothing lost and no zombie left.
     public static let defaults = ["lost>0", "zombies>0"]
+
+    /// The default when `--fail-on` is not given: also no failed call and no missed deadline.
+    public static let strictDefaults = defaults + ["failed>0", "misses>0"]
 
     /// Parses a comma-separated list.
     /// - Throws: ``StressError`` naming the part that does not parse.

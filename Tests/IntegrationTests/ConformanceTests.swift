@@ -218,7 +218,7 @@ struct ConformanceTests {
 
     @Test("wallet-host conform exits 0 when every check passes, 1 when one fails, 2 on a usage error")
     func commandExitStatus() async throws {
-        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("conform-\(UUID().uuidString).xml")
+        let junit = URL(fileURLWithPath: TemporaryDirectory.uniqueURL(prefix: "conform").path + ".xml")
         // Other suites may share the two cores: this test is about exit statuses, not Wallet's 100 ms.
         let good = try WalletHostCommand.run(["conform", ExampleBundles.sampleIssuerApp.path, "--junit", junit.path, "--deadline", "status=1s"])
         #expect(good.status == 0, "\(good.standardOutput)\n\(good.standardError)")

@@ -21,7 +21,8 @@ struct ReaderFuzzTests {
 
     /// The replay extension in a bundle of its own (a Python script, like a third party's binary).
     static func replayAppex() throws -> URL {
-        let app = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-host-replay-\(UUID().uuidString)/Replay.app")
+        // Removed when the test process exits (it was left in the temporary directory, one per run).
+        let app = TemporaryDirectory.uniqueURL(prefix: "wallet-host-replay").appendingPathComponent("Replay.app")
         let appex = app.appendingPathComponent("PlugIns/ReplayExt.appex")
         try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
         let appInfo: [String: Any] = ["CFBundleIdentifier": "com.example.replay", "CFBundleExecutable": "Replay"]

@@ -22,7 +22,13 @@ struct StateFileErrorTests {
         let run = try WalletHostCommand.run(command + ["--state", state.path])
         #expect(run.status == 1)
         #expect(run.standardError == "wallet-host: cannot read the pass library \(passes.path): it is a directory\n")
-        #expect(run.standardOutput.isEmpty, "\(run.standardOutput)")
+        if command.contains("--json") {
+            // --json prints one document on stdout, errors included (issue 35).
+            let error = try #require(try run.json()["error"] as? [String: Any], "\(run.standardOutput)")
+            #expect(error["message"] as? String == "cannot read the pass library \(passes.path): it is a directory")
+        } else {
+            #expect(run.standardOutput.isEmpty, "\(run.standardOutput)")
+        }
     }
 
     @Test("device and device --watch on a device.json that is a directory", arguments: [

@@ -48,3 +48,44 @@ import WalletReports
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
     }
 }
+
+@Suite struct SVGChartAxisTests {
+    @Test("axis ticks fall on round numbers", arguments: [
+        (0.0, 47.4, [0.0, 20, 40, 60]),
+        (0.0, 0.83, [0.0, 0.5, 1]),
+        (0.0, 8.0, [0.0, 2, 4, 6, 8]),
+        (3.0, 117.0, [0.0, 50, 100, 150]),
+        (0.0, 55.0, [0.0, 20, 40, 60]),
+    ])
+    func linearTicks(_ low: Double, _ high: Double, _ expected: [Double]) {
+        #expect(AxisTicks.linear(from: low, to: high) == expected)
+    }
+
+    @Test func logarithmicTicksArePowersOfTen() {
+        #expect(AxisTicks.logarithmic(from: 0.02, to: 5000) == [0.1, 1, 10, 100, 1000])
+        #expect(AxisTicks.logarithmic(from: 3, to: 40) == [5, 10, 20])
+    }
+
+    /// The `<text class="tick">` labels of a rendered chart.
+    private func tickLabels(_ svg: String) -> [String] {
+        svg.components(separatedBy: "class=\"tick\" text-anchor=").dropFirst().map { String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }) }
+    }
+
+    @Test func aChartIsLabelledAtRoundNumbersOnly() {
+        var chart = SVGChart(title: "t", xLabel: "x", yLabel: "y")
+        chart.series = [SVGChart.Series(label: "a", points: [(0, 0), (37, 47.4)], style: .line, color: "#000")]
+        let labels = tickLabels(chart.render())
+        #expect(labels.contains("20") && labels.contains("40"), "\(labels)")
+        #expect(!labels.contains { $0.contains(".") }, "no 23.7 or 11.9: \(labels)")
+    }
+
+    @Test func everyChartWithMoreThanOneSeriesHasALegend() {
+        var chart = SVGChart(title: "t", xLabel: "x", yLabel: "y")
+        chart.series = [SVGChart.Series(label: "ok", points: [(0, 1)], style: .dots, color: "#00f")]
+        #expect(!chart.render().contains("class=\"legend\""))
+        chart.series.append(SVGChart.Series(label: "failed", points: [(1, 2)], style: .dots, color: "#f00"))
+        let svg = chart.render()
+        #expect(svg.contains("class=\"legend\""))
+        #expect(svg.contains(">ok</text>") && svg.contains(">failed</text>"))
+    }
+}

@@ -25,8 +25,11 @@ public enum WalletHostCommand {
     ///   - arguments: The command line after `wallet-host`.
     ///   - launcher: A command that runs `wallet-host` in turn (`/usr/bin/setpriv --reuid=...`),
     ///     its executable first; empty runs `wallet-host` directly.
+    ///   - workingDirectory: Where it runs (default: this process's working directory).
+    ///   - environment: Variables to set, or to remove (nil), in this process's environment.
     /// - Throws: When the executable cannot be started.
-    public static func run(_ arguments: [String], launcher: [String] = []) throws -> WalletHostRun {
+    public static func run(_ arguments: [String], launcher: [String] = [], workingDirectory: URL? = nil,
+                           environment: [String: String?] = [:]) throws -> WalletHostRun {
         let process = Process()
         if let executable = launcher.first {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -34,6 +37,12 @@ public enum WalletHostCommand {
         } else {
             process.executableURL = BuildProducts.walletHost
             process.arguments = arguments
+        }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
         }
         // stderr goes to a file, so that only one pipe is read and neither can fill up.
         let errorFile = TemporaryDirectory.uniqueURL(prefix: "wallet-host-stderr")

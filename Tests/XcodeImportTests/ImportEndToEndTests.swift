@@ -27,6 +27,11 @@ struct ImportEndToEndTests {
         let imported = try WalletHostCommand.run(["import", synthetic.xcodeproj.path, "--out", out.path,
                                                   "--sdk", BuildProducts.repositoryRoot.path, "--configuration", "Debug"])
         #expect(imported.status == 0, "\(imported.standardOutput)\n\(imported.standardError.suffix(4000))")
+        // The generated package's swift build compiles the SDK as a user's build does: it prints no
+        // warning of the SDK's own (issue 35).
+        let sdkSources = BuildProducts.repositoryRoot.appendingPathComponent("Sources").path + "/"
+        let sdkWarnings = imported.standardError.split(separator: "\n").filter { $0.contains(sdkSources) && $0.contains("warning:") }
+        #expect(sdkWarnings.isEmpty, "\(sdkWarnings.prefix(10).joined(separator: "\n"))")
         let lines = imported.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains("read Acme.xcodeproj (object version 77, configuration Debug)"))
         #expect(lines.contains { $0.hasPrefix("not carried: target AcmeCards: LegacyBridge.m") })

@@ -6,13 +6,16 @@ import WalletWire
 /// call decoded (see ``MethodResultShape``), encoded straight into the report.
 public enum CallReport {
     /// The transcript `wallet-host call` prints.
-    public static func human(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, deadline: Duration?, lateNote: String?) -> String {
+    /// - Parameter artDirectory: Where card art of a `passEntries` result is written, shown as its
+    ///   size and file rather than base64 (``shown(_:artDirectory:)``).
+    public static func human(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, deadline: Duration?, lateNote: String?,
+                             artDirectory: URL? = nil) -> String {
         var lines: [String] = []
         let process = outcome.pid.map { "\(executable)[\($0)]" } ?? executable
         switch outcome.result {
         case .success(let value):
             lines.append("\(outcome.method) -> \(process)")
-            lines.append(pretty(value))
+            lines.append(shown(value, artDirectory: artDirectory).map(pretty) ?? pretty(value))
         case .failure(let error):
             lines.append("\(outcome.method) FAILED -> \(process)")
             lines.append("  \(error.message)")

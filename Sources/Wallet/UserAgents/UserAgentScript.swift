@@ -1,4 +1,5 @@
 import Foundation
+import WalletWire
 
 /// What a scripted user does during an add-card flow, read from a JSON file (for CI):
 ///
@@ -80,7 +81,7 @@ public struct UserAgentScript: Sendable, Equatable {
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try JSONSyntax.readFile(url)
         } catch {
             throw UserAgentError("\(url.path): cannot read the user agent script: \(error.localizedDescription)")
         }

@@ -15,7 +15,7 @@ struct UserAgentScriptParser {
             json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
             let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw fail(nil, "not valid JSON: \(underlying ?? context.debugDescription)")
+            throw fail(nil, "not valid JSON: \(JSONSyntax.problem(in: data) ?? underlying ?? context.debugDescription)")
         } catch {
             throw fail(nil, "not valid JSON: \(error)")
         }

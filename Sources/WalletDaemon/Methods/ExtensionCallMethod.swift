@@ -139,8 +139,10 @@ enum ExtensionCallMethod {
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
         var transcript: String?
         if params.transcript == true {
+            // Card art goes to the device's state directory, as `wallet-host call` in process writes it.
+            let artDirectory = (runner.configuration.services as? DeviceServices)?.device.state.url.appendingPathComponent("art")
             transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
-                                          lateNote: lateNote)
+                                          lateNote: lateNote, artDirectory: artDirectory)
             if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
             for line in networkLines { transcript! += "\n" + line }

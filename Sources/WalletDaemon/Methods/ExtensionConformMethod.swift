@@ -4,7 +4,8 @@ import Wallet
 import WalletDaemonClient
 
 /// `extension.conform`: `wallet-host conform --state DIR` on the daemon serving DIR. Each
-/// extension's report comes as a `conform.report` notification as soon as its checks ran; the
+/// extension's report comes as `conform.report` notifications, a line each as its checks run
+/// (an empty line ends an extension's report); the
 /// answer has what `conform` prints after them, so the command prints what it does in process.
 enum ExtensionConformMethod {
     static func register(on server: DaemonServer) {
@@ -15,8 +16,11 @@ enum ExtensionConformMethod {
             let started = Date()
             var reports: [ConformanceReport] = []
             for appex in params.appexes {
-                let report = await suite.run(appex: URL(fileURLWithPath: appex))
-                call.client.notify(DaemonMethods.conformReport.name, ["text": report.render()])
+                let client = call.client
+                let report = await suite.run(appex: URL(fileURLWithPath: appex), onLine: { line in
+                    client.notify(DaemonMethods.conformReport.name, ["text": line])
+                })
+                client.notify(DaemonMethods.conformReport.name, ["text": ""])
                 reports.append(report)
             }
             return DaemonAPI.ConformAnswer(passed: reports.allSatisfy(\.passed), extensions: reports.count,
