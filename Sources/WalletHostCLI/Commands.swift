@@ -7,6 +7,8 @@ enum Commands {
         PsCommand.spec,
         DoctorCommand.spec,
         ImportCommand.spec,
+        NewCommand.spec,
+        BundleCommand.spec,
     ]
 
     /// The command called `name`, if there is one.

@@ -32,6 +32,10 @@ do {
             status = try await StressCommand(arguments: commandArguments).run()
         case "import":
             status = try ImportCommand(arguments: commandArguments).run()
+        case "new":
+            status = try NewCommand(arguments: commandArguments).run()
+        case "bundle":
+            status = try BundleCommand(arguments: commandArguments).run()
         case "demo":
             status = try await DemoCommand(arguments: commandArguments).run()
         case "app":

@@ -20,6 +20,8 @@ struct ServeCommand {
     let configuration: HostConfiguration
     /// How long the I/O reactor polls after a turn before it sleeps (`--busy-poll`).
     let busyPoll: Duration?
+    /// `--watch DIR`: a package rebuilt and reassembled as it changes (``ServeWatch``).
+    let watchedPackage: URL?
 
     static let spec = CommandSpec(
         "serve",
@@ -57,13 +59,16 @@ struct ServeCommand {
                       instead of sleeping: a warm call answers tens of microseconds sooner on a virtual \
                       machine whose idle vCPUs halt at once, for a core kept busy while calls keep coming \
                       (off by default).
-                      """)],
+                      """),
+                  ServeWatch.option],
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.isEmpty else { throw UsageError("serve takes no positional arguments") }
-        appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath).standardizedFileURL
+        watchedPackage = ServeWatch.package(parsed)
+        appsURL = URL(fileURLWithPath: parsed.value("apps") ?? watchedPackage.map { $0.appendingPathComponent("apps").path }
+            ?? AppsDirectory.defaultPath).standardizedFileURL
         stateURL = StateCommands.stateURL(parsed).standardizedFileURL
         socketPath = parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? DaemonRoute.socketPath(forState: stateURL)
@@ -125,6 +130,7 @@ struct ServeCommand {
             Task { await server.shutdown(grace: grace, reason: reason) }
         }
         WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
+        let packageWatch = try watchedPackage.map(ServeWatch.start(package:))
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
         if let watcher { pool.trust(watcher.bundleWatch) }
@@ -149,6 +155,7 @@ struct ServeCommand {
         }
         withExtendedLifetime(signals) {}
         withExtendedLifetime(watcher) {}
+        withExtendedLifetime(packageWatch) {}
         FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
         return 0
     }
