@@ -173,6 +173,7 @@ let package = Package(
         .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                               "WalletTestSupport", "WalletHostTestSupport"]),
         .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "WalletTestSupport"]),
+        .testTarget(name: "PackageBundlesTests", dependencies: ["PackageBundles", "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),

@@ -65,6 +65,12 @@ struct NewPackageEndToEndTests {
         #expect(output.contains("fields username, password (secure) · actions [Sign In] [Cancel] -> Sign In"),
                 "the scripted user signed in: \(output.suffix(6000))")
 
+        // The unit tests the README names (`swift test`) build without warnings and pass.
+        let tested = try Self.shell("swift test 2>&1", in: package)
+        #expect(tested.status == 0, "\(tested.standardOutput.suffix(6000))")
+        #expect(!tested.standardOutput.contains("warning:"), "\(tested.standardOutput.suffix(6000))")
+        #expect(tested.standardOutput.contains("afterSignInTheCardsAreOfferedBehindAuthentication() passed"), "\(tested.standardOutput.suffix(3000))")
+
         // Nothing asks twice: a package folder that is not empty is refused, naming it.
         let again = try WalletHostCommand.run(["new", "Bank", "--out", package.path, "--sdk", BuildProducts.repositoryRoot.path])
         #expect(again.status == 1)
