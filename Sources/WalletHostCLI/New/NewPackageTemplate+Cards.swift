@@ -72,26 +72,34 @@ extension NewPackageTemplate {
                     return nil
                 }
             }
+        }
 
-            // MARK: - Cards
+        """
+    }
 
+    /// The cards and their entries: what the handler's answers are made of.
+    var cardsEntries: String {
+        """
+        import PassKit
+
+        extension \(names.cardsHandler) {
             /// The cards the app stored after sign-in; none before.
             func storedCards() -> [Card] {
                 guard let data = defaults.data(forKey: SharedDefaultsKey.cards) else { return [] }
                 return (try? JSONDecoder().decode([Card].self, from: data)) ?? []
             }
 
-            private func cards(notIn accounts: Set<String>) -> [Card] {
+            func cards(notIn accounts: Set<String>) -> [Card] {
                 storedCards().filter { !accounts.contains($0.identifier) }
             }
 
             /// The accounts already in Wallet on the iPhone, or on the paired watch.
-            private func accounts(onWatch: Bool) -> Set<String> {
+            func accounts(onWatch: Bool) -> Set<String> {
                 Set(passLibrary.passes(of: .secureElement).filter { $0.isRemotePass == onWatch }
                     .compactMap { $0.secureElementPass?.primaryAccountIdentifier })
             }
 
-            private func entry(for card: Card) -> PKIssuerProvisioningExtensionPassEntry? {
+            func entry(for card: Card) -> PKIssuerProvisioningExtensionPassEntry? {
                 guard let art = UIImage(named: "card")?.cgImage,
                       let configuration = PKAddPaymentPassRequestConfiguration(encryptionScheme: .ECC_V2) else {
                     log.error("no card.png in the extension's bundle")

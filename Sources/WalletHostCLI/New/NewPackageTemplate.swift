@@ -28,6 +28,7 @@ struct NewPackageTemplate {
             ("Shared/Card.swift", .text(sharedCard)),
             ("\(cards)/main.swift", .text(cardsMain)),
             ("\(cards)/\(names.cardsHandler).swift", .text(cardsHandler)),
+            ("\(cards)/\(names.cardsHandler)+Entries.swift", .text(cardsEntries)),
             ("\(cards)/BankServer.swift", .text(bankServer)),
             ("\(cards)/PairedWatch.swift", .text(pairedWatch)),
             ("\(cards)/Card.swift", .link("../../Shared/Card.swift")),
