@@ -38,14 +38,14 @@ struct NewPackageEndToEndTests {
         // The README's block as it is, in the package's folder; what it starts in the background (the backend, the
         // daemon) is stopped, and waited for, when the shell exits. add-card launches the extension cold and holds it
         // to Wallet's 100 ms for status, which a debug build on a machine this loaded (2 cores, several builds) can
-        // miss by a few milliseconds: the last line runs up to three times, as conform tries three launches, and only
+        // miss by a few milliseconds: the last line runs up to five times (conform tries three launches), and only
         // that miss may make it run again.
         var lines = commands.split(separator: "\n").map(String.init)
         try #require(!lines.isEmpty)
         let addCard = lines.removeLast()
         #expect(addCard.hasPrefix("wallet-host add-card "))
         let script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null; wait' EXIT\n" + lines.joined(separator: "\n")
-            + "\nfor attempt in 1 2 3; do if \(addCard); then exit 0; fi; done; exit 1\n"
+            + "\nfor attempt in 1 2 3 4 5; do if \(addCard); then exit 0; fi; done; exit 1\n"
         let run = try Self.shell(script, in: package)
         // The README keeps the simulated iPhone in .state/, whose App Group containers a root host mounts (ext4
         // images, the quota): a child unmounts them, in the namespace the commands mounted them in, so the folder goes.
