@@ -143,11 +143,14 @@ let package = Package(
         // Re-exports WalletDaemonClient.
         .target(name: "WalletDaemon", dependencies: ["WalletDaemonClient", "WalletHostRuntime", "WalletBundleInspection", "Wallet",
                                                     "ConformanceEngine", "WalletWire", "CWalletPoll"]),
+        // Building a package's extensions and assembling APP.app/PlugIns/EXT.appex folders: what `import`, `bundle`
+        // and `serve --watch` share (Foundation only).
+        .target(name: "PackageBundles"),
         // `wallet-host import`: an issuer's Xcode project read, turned into a package and assembled bundles (issue 20).
-        .target(name: "XcodeImport", dependencies: ["ExtensionModel"]),
+        .target(name: "XcodeImport", dependencies: ["ExtensionModel", "PackageBundles"]),
         .executableTarget(name: "WalletHostCLI", dependencies: ["WalletHostRuntime", "WalletBundleInspection", "ConformanceEngine", "Wallet",
                                                                "WalletWire", "WalletStress", "WalletDaemon", "WalletDaemonClient",
-                                                               "XcodeImport"]),
+                                                               "XcodeImport", "PackageBundles"]),
         // What the test targets share (paths, example bundles, temporary directories, polling,
         // PNGs, running wallet-host): Foundation and Testing only, so every test target can use it.
         .target(name: "WalletTestSupport", path: "Tests/WalletTestSupport"),
@@ -173,6 +176,7 @@ let package = Package(
         .testTarget(name: "WalletStressTests", dependencies: ["WalletStress", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                               "WalletTestSupport", "WalletHostTestSupport"]),
         .testTarget(name: "XcodeImportTests", dependencies: ["XcodeImport", "WalletTestSupport"]),
+        .testTarget(name: "PackageBundlesTests", dependencies: ["PackageBundles", "WalletTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "WalletWire"]),
         .testTarget(name: "WalletDaemonTests", dependencies: ["WalletDaemon", "WalletHostRuntime", "WalletBundleInspection", "Wallet", "WalletWire",
                                                                "WalletTestSupport"]),

@@ -11,6 +11,8 @@ extension Commands {
         case "add-card": return try await AddCardCommand(arguments: arguments).run()
         case "stress": return try await StressCommand(arguments: arguments).run()
         case "import": return try ImportCommand(arguments: arguments).run()
+        case "new": return try NewCommand(arguments: arguments).run()
+        case "bundle": return try BundleCommand(arguments: arguments).run()
         case "demo": return try await DemoCommand(arguments: arguments).run()
         case "app": return try await StateCommands.app(arguments)
         case "passes": return try await StateCommands.passes(arguments)

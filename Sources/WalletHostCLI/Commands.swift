@@ -10,6 +10,8 @@ enum Commands {
         LogsCommand.spec,
         DoctorCommand.spec,
         ImportCommand.spec,
+        NewCommand.spec,
+        BundleCommand.spec,
     ]
 
     /// The command called `name`, if there is one.

@@ -1,4 +1,5 @@
 import Foundation
+import PackageBundles
 
 /// Assembles `DIR/apps/<App>.app` with `PlugIns/<Extension>.appex` from the built products: the
 /// expanded manifests, the executables (the stand-in's under the app's executable name), the
@@ -60,26 +61,14 @@ public struct BundleAssembler {
     }
 
     private func assemble(_ bundle: ImportPlan.Bundle, at url: URL, executable product: String) throws {
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(at: url, withIntermediateDirectories: true)
-        try bundle.infoPlist.write(to: url.appendingPathComponent("Info.plist"))
-        if let entitlements = bundle.entitlements {
-            try entitlements.write(to: url.appendingPathComponent("\(bundle.executableName).entitlements"))
-        }
-        let built = products.appendingPathComponent(product)
-        guard fileManager.isExecutableFile(atPath: built.path) else {
-            throw ImportError("\(built.path): the executable of \(bundle.targetName) was not built")
-        }
-        try fileManager.copyItem(at: built, to: url.appendingPathComponent(bundle.executableName))
-        // The planner gave each resource a place of its own (``BundleResources``); a localized file keeps its `.lproj` folder.
-        for resource in bundle.resources {
-            let destination = url.appendingPathComponent(BundleResources.destination(of: resource))
-            guard fileManager.fileExists(atPath: resource.path) else {
-                throw ImportError("target \(bundle.targetName): resource \(resource.path) does not exist")
-            }
-            try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
-            try fileManager.copyItem(at: resource, to: destination)
+        let resources = bundle.resources.map { BundleFolder.Resource(source: $0, destination: BundleResources.destination(of: $0)) }
+        let folder = BundleFolder(url: url, infoPlist: bundle.infoPlist, entitlements: bundle.entitlements,
+                                  builtExecutable: products.appendingPathComponent(product), executableName: bundle.executableName,
+                                  owner: "target \(bundle.targetName)", resources: resources)
+        do {
+            try folder.write()
+        } catch let error as BundleAssemblyError {
+            throw ImportError(error.description)
         }
     }
 

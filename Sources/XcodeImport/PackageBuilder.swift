@@ -1,4 +1,5 @@
 import Foundation
+import PackageBundles
 
 /// Runs `swift build` on the generated package, its output going to the host's stderr.
 public struct PackageBuilder {
@@ -25,45 +26,18 @@ public struct PackageBuilder {
     /// - Parameter products: the package's products, each tried alone after a failed whole build.
     /// - Throws: ``ImportError`` when `swift` cannot be run, or when no product builds.
     public func build(products: [String]) throws -> Built {
-        var failed: [String] = []
+        let swift = SwiftBuild(packageDirectory: directory, configuration: configuration)
         do {
-            _ = try run(["build", "--package-path", directory.path, "-c", configuration], capture: false)
-        } catch let whole as ImportError {
-            guard products.count > 1 else { throw whole }
-            failed = products.filter { product in
-                (try? run(["build", "--package-path", directory.path, "-c", configuration, "--product", product], capture: false)) == nil
+            var failed: [String] = []
+            if try !swift.build().succeeded {
+                let whole = ImportError("swift build --package-path \(directory.path) -c \(configuration) failed (its output is above)")
+                guard products.count > 1 else { throw whole }
+                failed = try products.filter { try !swift.build(product: $0).succeeded }
+                guard failed.count < products.count else { throw whole }
             }
-            guard failed.count < products.count else { throw whole }
+            return Built(products: try swift.binPath(), failed: failed)
+        } catch let error as BundleAssemblyError {
+            throw ImportError(error.description)
         }
-        return Built(products: try binPath(), failed: failed)
-    }
-
-    private func binPath() throws -> URL {
-        let output = try run(["build", "--package-path", directory.path, "-c", configuration, "--show-bin-path"], capture: true)
-        guard let path = output.split(whereSeparator: \.isNewline).last.map(String.init), path.hasPrefix("/") else {
-            throw ImportError("swift build --show-bin-path printed no directory: \(output)")
-        }
-        return URL(fileURLWithPath: path)
-    }
-
-    private func run(_ arguments: [String], capture: Bool) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = capture ? pipe : FileHandle.standardError
-        process.standardError = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ImportError("cannot run swift (\(error)); is the Swift toolchain on PATH?")
-        }
-        let data = capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ImportError("swift \(arguments.joined(separator: " ")) failed with status \(process.terminationStatus) (its output is above)")
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -7,7 +7,7 @@ import WalletTestSupport
 @Suite("wallet-host help and usage errors", .timeLimit(.minutes(2)))
 struct CommandHelpTests {
     static let commands = ["call", "validate", "conform", "add-card", "demo", "stress", "app", "passes", "device", "keychain",
-                           "serve", "ps", "stop", "logs"]
+                           "serve", "ps", "stop", "logs", "new", "bundle"]
     static let hostOptions = ["--deadline METHOD=DURATION", "--memory-limit SIZE", "--hang-grace DURATION"]
 
     /// The options a command's help lists, as `(name, takesValue)`: lines `  --name VALUE  help`.

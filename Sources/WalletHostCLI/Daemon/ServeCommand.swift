@@ -22,6 +22,8 @@ struct ServeCommand {
     let busyPoll: Duration?
     /// `--http`: where the studio page is served, if anywhere.
     let http: (host: String, port: UInt16)?
+    /// `--watch DIR`: a package rebuilt and reassembled as it changes (``ServeWatch``).
+    let watchedPackage: URL?
 
     static let spec = CommandSpec(
         "serve",
@@ -60,13 +62,15 @@ struct ServeCommand {
                       machine whose idle vCPUs halt at once, for a core kept busy while calls keep coming \
                       (off by default).
                       """),
-                  httpOption],
+                  httpOption, ServeWatch.option],
         takesHostOptions: true)
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, for: Self.spec)
         guard parsed.positionals.isEmpty else { throw UsageError("serve takes no positional arguments") }
-        appsURL = URL(fileURLWithPath: parsed.value("apps") ?? AppsDirectory.defaultPath).standardizedFileURL
+        watchedPackage = ServeWatch.package(parsed)
+        appsURL = URL(fileURLWithPath: parsed.value("apps") ?? watchedPackage.map { $0.appendingPathComponent("apps").path }
+            ?? AppsDirectory.defaultPath).standardizedFileURL
         stateURL = StateCommands.stateURL(parsed).standardizedFileURL
         socketPath = parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? DaemonRoute.socketPath(forState: stateURL)
@@ -129,6 +133,7 @@ struct ServeCommand {
             Task { await server.shutdown(grace: grace, reason: reason) }
         }
         WalletMethods(server: server, stateDirectory: stateURL, requestShutdown: { shutdown("host.shutdown") }).register()
+        let packageWatch = try watchedPackage.map(ServeWatch.start(package:))
         await pool.reload()
         let watcher = try? AppsWatcher(directory: appsURL) { await pool.reload() }
         if let watcher { pool.trust(watcher.bundleWatch) }
@@ -155,6 +160,7 @@ struct ServeCommand {
         }
         withExtendedLifetime(signals) {}
         withExtendedLifetime(watcher) {}
+        withExtendedLifetime(packageWatch) {}
         FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
         return 0
     }
