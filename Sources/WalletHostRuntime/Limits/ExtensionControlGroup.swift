@@ -114,7 +114,7 @@ final class ExtensionControlGroup: Sendable {
                 opened.append(fd)
             }
         } catch {
-            opened.forEach { _ = close($0) }
+            opened.forEach { SystemCall.close($0) }
             made.forEach { _ = rmdir($0) }
             throw error
         }
@@ -133,7 +133,7 @@ final class ExtensionControlGroup: Sendable {
     private static func registerOutOfMemoryEvents(group: String, oomControl: Int32) -> Int32 {
         let control = open(group + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
         guard control >= 0 else { return -1 }
-        defer { close(control) }
+        defer { SystemCall.close(control) }
         return wh_cgroup_event(control, oomControl, nil, -1)
     }
 
@@ -153,7 +153,7 @@ final class ExtensionControlGroup: Sendable {
                 guard !descriptorsClosed.load(ordering: .acquiring) else { return false }
                 let control = open(memoryPath + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
                 guard control >= 0 else { return false }
-                defer { close(control) }
+                defer { SystemCall.close(control) }
                 return wh_cgroup_event(control, memoryUsage, String(memoryWatchThresholdBytes), memoryEvents) >= 0
             }
             guard done else { return }
@@ -183,7 +183,7 @@ final class ExtensionControlGroup: Sendable {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         let written = fd < 0 ? -1 : text.withCString { Glibc.write(fd, $0, strlen($0)) }
         let failure = errno
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { SystemCall.close(fd) }
         guard written == text.utf8.count else {
             throw ControlGroupError("cannot write \(text) to \(path): \(String(cString: strerror(failure)))")
         }
@@ -192,20 +192,20 @@ final class ExtensionControlGroup: Sendable {
     /// Once the child has moved in: the host needs the `cgroup.procs` descriptors no more (idempotent).
     func closeProcsDescriptors() {
         guard !procsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        procsDescriptors.forEach { _ = close($0) }
+        procsDescriptors.forEach { SystemCall.close($0) }
     }
 
     private func closeDescriptors() {
         guard !descriptorsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = close(memoryStat)
-        _ = close(oomControl)
+        SystemCall.close(memoryStat)
+        SystemCall.close(oomControl)
         // Not while the threshold is being registered: it names both descriptors.
         usageWatchLock.withLock { _ in
-            _ = close(memoryUsage)
-            if memoryEvents >= 0 { _ = close(memoryEvents) }
+            SystemCall.close(memoryUsage)
+            if memoryEvents >= 0 { SystemCall.close(memoryEvents) }
         }
         // Under the quota's lock: no write may reach a descriptor number reused since.
-        if cpuQuota >= 0 { quotaLock.withLock { _ in _ = close(cpuQuota) } }
+        if cpuQuota >= 0 { quotaLock.withLock { _ in SystemCall.close(cpuQuota) } }
     }
 
     // MARK: CPU

@@ -118,7 +118,7 @@ extension ProxyLoop {
             endpoints[connection.upstream] = nil
             if connection.upstreamWatched { _ = wh_poll_remove(epoll, connection.upstream) }
             connection.upstreamWatched = false
-            Glibc.close(connection.upstream)
+            SystemCall.close(connection.upstream)
             connection.upstream = -1
         }
         connection.phase = .header
@@ -139,7 +139,7 @@ extension ProxyLoop {
         for (fd, watched) in [(connection.client, connection.clientWatched), (connection.upstream, connection.upstreamWatched)] where fd >= 0 {
             endpoints[fd] = nil
             if watched { _ = wh_poll_remove(epoll, fd) }
-            Glibc.close(fd)
+            SystemCall.close(fd)
         }
         let session = connection.listener.session
         let record = HostEvent.NetworkConnection(

@@ -138,7 +138,7 @@ final class ProxyLoop {
             guard let listener = listeners.removeValue(forKey: fd) else { return }
             endpoints[fd] = nil
             _ = wh_poll_remove(epoll, fd)
-            Glibc.close(fd)
+            SystemCall.close(fd)
             for id in listener.connections {
                 if let connection = connections[id] { finish(connection) }
             }
