@@ -51,9 +51,10 @@ struct ControlGroupHierarchy: Sendable {
     }
 
     private static func make() throws(ControlGroupError) -> ControlGroupHierarchy {
+        let mounts = try ControlGroupMounts.current()
         var directories: [String] = []
         for controller in controllers {
-            let own = try ownGroup(controller: controller)
+            let own = try mounts.ownGroup(controller: controller)
             let container = own + "/" + containerName
             try makeDirectory(container)
             removeStaleHostDirectories(in: container)
@@ -62,7 +63,7 @@ struct ControlGroupHierarchy: Sendable {
             directories.append(directory)
         }
         do throws(ControlGroupError) {
-            let (cpu, busy) = try makeCPUDirectory()
+            let (cpu, busy) = try makeCPUDirectory(mounts: mounts)
             return ControlGroupHierarchy(directories: directories, cpuDirectory: cpu, cpuUnavailableReason: nil,
                                          busyQuotaMicroseconds: busy)
         } catch {
@@ -74,8 +75,8 @@ struct ControlGroupHierarchy: Sendable {
     /// This host's directory in the `cpu` hierarchy, with bandwidth control on at a quota that
     /// never binds (the CPUs this host may use: the machine's, or less where a group above it
     /// has a quota), which its extensions' groups use while busy.
-    private static func makeCPUDirectory() throws(ControlGroupError) -> (String, Int) {
-        let own = try ownGroup(controller: "cpu")
+    private static func makeCPUDirectory(mounts: ControlGroupMounts) throws(ControlGroupError) -> (String, Int) {
+        let own = try mounts.ownGroup(controller: "cpu")
         let processors = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var busy = processors * cpuPeriodMicroseconds
         // A group above with a quota: a child's may not be larger (in the same proportion of its period).
@@ -100,54 +101,6 @@ struct ControlGroupHierarchy: Sendable {
 
     private static func readNumber(_ path: String) -> Int? {
         ProcessTree.readSmallFile(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-
-    /// The directory of this process's own group in `controller`'s v1 hierarchy.
-    static func ownGroup(controller: String) throws(ControlGroupError) -> String {
-        guard let mountInfo = ProcessTree.readSmallFile("/proc/self/mountinfo", capacity: 65536),
-              let groups = ProcessTree.readSmallFile("/proc/self/cgroup") else {
-            throw ControlGroupError("cannot read /proc/self/mountinfo or /proc/self/cgroup")
-        }
-        // mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPEROPTIONS
-        let mount = mountInfo.split(separator: "\n").lazy.compactMap { line -> (root: String, point: String)? in
-            let halves = line.components(separatedBy: " - ")
-            guard halves.count == 2 else { return nil }
-            let before = halves[0].split(separator: " "), after = halves[1].split(separator: " ")
-            guard before.count >= 5, after.count >= 3, after[0] == "cgroup",
-                  after[2].split(separator: ",").contains(Substring(controller)) else { return nil }
-            return (unescape(before[3]), unescape(before[4]))
-        }.first
-        guard let mount else {
-            throw ControlGroupError("no cgroup v1 hierarchy with the \(controller) controller is mounted (/proc/self/mountinfo)")
-        }
-        // /proc/self/cgroup: ID:CONTROLLERS:PATH
-        let path = groups.split(separator: "\n").lazy.compactMap { line -> String? in
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, fields[1].split(separator: ",").contains(Substring(controller)) else { return nil }
-            return String(fields[2])
-        }.first
-        guard let path, path == mount.root || path.hasPrefix(mount.root == "/" ? "/" : mount.root + "/") else {
-            throw ControlGroupError("this process's \(controller) group is not under \(mount.point) (/proc/self/cgroup)")
-        }
-        let relative = mount.root == "/" ? path : String(path.dropFirst(mount.root.count))
-        return relative == "/" ? mount.point : mount.point + relative
-    }
-
-    /// mountinfo escapes space, tab, newline and backslash as octal (`\040`).
-    private static func unescape(_ field: Substring) -> String {
-        guard field.contains("\\") else { return String(field) }
-        var bytes: [UInt8] = []
-        var characters = Array(field.utf8)[...]
-        while let byte = characters.popFirst() {
-            if byte == UInt8(ascii: "\\"), characters.count >= 3,
-               let value = UInt8(String(decoding: characters.prefix(3), as: UTF8.self), radix: 8) {
-                bytes.append(value)
-                characters = characters.dropFirst(3)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func makeDirectory(_ path: String) throws(ControlGroupError) {

@@ -63,15 +63,20 @@ final class ExtensionControlGroup: Sendable {
     private let oomControl: Int32
     /// `memory.usage_in_bytes`, kept open: the threshold event's file, read when it fires.
     private let memoryUsage: Int32
-    /// An eventfd the kernel signals when the group's usage crosses ``memoryWatchThresholdBytes``
-    /// (either way) and when its OOM killer acts; -1 when the kernel refused the events. While
-    /// usage stays below the threshold, the footprint (`rss` + `shmem`, which usage counts) is
-    /// too: an idle extension needs no sampling, and its I/O thread no waking, until it fires.
+    /// An eventfd the kernel signals when its OOM killer acts and, once ``usageWatched``, when the
+    /// group's usage crosses ``memoryWatchThresholdBytes`` (either way); -1 when the kernel refused
+    /// the events. While usage stays below the threshold, the footprint (`rss` + `shmem`, which
+    /// usage counts) is too: an idle extension needs no sampling, and its I/O thread no waking,
+    /// until it fires.
     let memoryEvents: Int32
     /// 90% of the memory limit: above it, the host samples an idle extension again.
     let memoryWatchThresholdBytes: Int
     private let procsClosed = Atomic<Bool>(false)
     private let descriptorsClosed = Atomic<Bool>(false)
+    /// The usage threshold is registered on ``memoryEvents`` (``watchUsage(then:)``).
+    private let usageWatchRegistered = Atomic<Bool>(false)
+    /// Held while the threshold is registered: the descriptors it names are not closed meanwhile.
+    private let usageWatchLock = Mutex(())
 
     private static let launches = Atomic<Int>(0)
 
@@ -109,7 +114,7 @@ final class ExtensionControlGroup: Sendable {
                 opened.append(fd)
             }
         } catch {
-            opened.forEach { _ = close($0) }
+            opened.forEach { SystemCall.close($0) }
             made.forEach { _ = rmdir($0) }
             throw error
         }
@@ -119,23 +124,42 @@ final class ExtensionControlGroup: Sendable {
         memoryUsage = opened[4]
         cpuQuota = cpuPath == nil ? -1 : opened[6]
         memoryWatchThresholdBytes = memoryLimitBytes / 10 * 9
-        memoryEvents = Self.registerMemoryEvents(group: memoryPath, oomControl: oomControl, usage: memoryUsage,
-                                                 threshold: memoryWatchThresholdBytes)
+        memoryEvents = Self.registerOutOfMemoryEvents(group: memoryPath, oomControl: oomControl)
     }
 
-    /// One eventfd for both events, or -1 when the kernel refuses either (the host then samples
-    /// idle extensions on a timer, as without control groups).
-    private static func registerMemoryEvents(group: String, oomControl: Int32, usage: Int32, threshold: Int) -> Int32 {
+    /// The eventfd with the OOM killer's event registered (a few microseconds), or -1 when the
+    /// kernel refuses it (the host then samples idle extensions on a timer, as without control
+    /// groups, and reads `memory.oom_control` itself).
+    private static func registerOutOfMemoryEvents(group: String, oomControl: Int32) -> Int32 {
         let control = open(group + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
         guard control >= 0 else { return -1 }
-        defer { close(control) }
-        let events = wh_cgroup_event(control, oomControl, nil, -1)
-        guard events >= 0 else { return -1 }
-        guard wh_cgroup_event(control, usage, String(threshold), events) >= 0 else {
-            close(events)
-            return -1
+        defer { SystemCall.close(control) }
+        return wh_cgroup_event(control, oomControl, nil, -1)
+    }
+
+    /// Whether the kernel signals ``memoryEvents`` when usage crosses the watch threshold: until
+    /// then an idle extension is sampled on a timer.
+    var usageWatched: Bool { usageWatchRegistered.load(ordering: .acquiring) }
+
+    /// Registers the usage threshold on ``memoryEvents`` on a thread of its own, and runs
+    /// `registered` there once it is. The kernel returns from that write only after an RCU grace
+    /// period (8-17 ms measured here, most of what control groups added to a launch), which no
+    /// launch waits for now; until it returns the reactor samples on a timer. Nothing happens
+    /// without the events, or when no thread can be had (sampling goes on).
+    func watchUsage(then registered: @escaping @Sendable () -> Void) {
+        guard memoryEvents >= 0 else { return }
+        _ = DetachedThread.start(name: "wh-mem-watch", stackBytes: 128 << 10) { [self] in
+            let done = usageWatchLock.withLock { _ -> Bool in
+                guard !descriptorsClosed.load(ordering: .acquiring) else { return false }
+                let control = open(memoryPath + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
+                guard control >= 0 else { return false }
+                defer { SystemCall.close(control) }
+                return wh_cgroup_event(control, memoryUsage, String(memoryWatchThresholdBytes), memoryEvents) >= 0
+            }
+            guard done else { return }
+            usageWatchRegistered.store(true, ordering: .releasing)
+            registered()
         }
-        return events
     }
 
     deinit {
@@ -159,7 +183,7 @@ final class ExtensionControlGroup: Sendable {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         let written = fd < 0 ? -1 : text.withCString { Glibc.write(fd, $0, strlen($0)) }
         let failure = errno
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { SystemCall.close(fd) }
         guard written == text.utf8.count else {
             throw ControlGroupError("cannot write \(text) to \(path): \(String(cString: strerror(failure)))")
         }
@@ -168,17 +192,20 @@ final class ExtensionControlGroup: Sendable {
     /// Once the child has moved in: the host needs the `cgroup.procs` descriptors no more (idempotent).
     func closeProcsDescriptors() {
         guard !procsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        procsDescriptors.forEach { _ = close($0) }
+        procsDescriptors.forEach { SystemCall.close($0) }
     }
 
     private func closeDescriptors() {
         guard !descriptorsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = close(memoryStat)
-        _ = close(oomControl)
-        _ = close(memoryUsage)
-        if memoryEvents >= 0 { _ = close(memoryEvents) }
+        SystemCall.close(memoryStat)
+        SystemCall.close(oomControl)
+        // Not while the threshold is being registered: it names both descriptors.
+        usageWatchLock.withLock { _ in
+            SystemCall.close(memoryUsage)
+            if memoryEvents >= 0 { SystemCall.close(memoryEvents) }
+        }
         // Under the quota's lock: no write may reach a descriptor number reused since.
-        if cpuQuota >= 0 { quotaLock.withLock { _ in _ = close(cpuQuota) } }
+        if cpuQuota >= 0 { quotaLock.withLock { _ in SystemCall.close(cpuQuota) } }
     }
 
     // MARK: CPU

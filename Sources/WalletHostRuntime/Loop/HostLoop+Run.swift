@@ -46,8 +46,8 @@ extension HostLoop {
             runDueTimers()
             runPendingWork()
         }
-        close(poll)
-        close(wakeup)
+        SystemCall.close(poll)
+        SystemCall.close(wakeup)
         let waiters = finished.withLock { waiters in
             defer { waiters = nil }
             return waiters ?? []

@@ -103,14 +103,14 @@ public final class HostLoop: Sendable {
         wakeup = wh_poll_wakeup_create()
         guard poll >= 0, wakeup >= 0, wh_loop_add(poll, wakeup, WH_POLL_IN, 0) == 0 else {
             let error = HostLoopError("cannot set up the host loop's epoll set", errno: errno)
-            if poll >= 0 { close(poll) }
-            if wakeup >= 0 { close(wakeup) }
+            if poll >= 0 { SystemCall.close(poll) }
+            if wakeup >= 0 { SystemCall.close(wakeup) }
             throw error
         }
         let failure = DetachedThread.start(name: threadName) { [self] in run() }
         guard failure == 0 else {
-            close(poll)
-            close(wakeup)
+            SystemCall.close(poll)
+            SystemCall.close(wakeup)
             throw HostLoopError("cannot start the host loop's thread", errno: failure)
         }
         clock.onJump { [weak self] in self?.wake(always: true) }

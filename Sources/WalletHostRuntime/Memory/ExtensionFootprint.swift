@@ -69,7 +69,7 @@ final class ExtensionFootprint: Sendable {
     }
 
     deinit {
-        temporaryDirectories.forEach { close($0) }
+        temporaryDirectories.forEach { SystemCall.close($0) }
     }
 
     /// The total now, in bytes; nil when nothing of the extension is left to count.

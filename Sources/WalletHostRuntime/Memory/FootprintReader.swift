@@ -17,7 +17,7 @@ final class FootprintReader: Sendable {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { SystemCall.close(descriptor) }
     }
 
     /// RssAnon in bytes (resident minus shared pages), or nil when the process is gone.

@@ -35,8 +35,8 @@ final class HeldSharedMemory: Sendable {
     }
 
     deinit {
-        if segmentsView >= 0 { close(segmentsView) }
-        if queuesView >= 0 { close(queuesView) }
+        if segmentsView >= 0 { SystemCall.close(segmentsView) }
+        if queuesView >= 0 { SystemCall.close(queuesView) }
     }
 
     /// The bytes held now by the memfds of `processes` and the namespace's segments and queues.
@@ -64,7 +64,7 @@ final class HeldSharedMemory: Sendable {
             let directory = open("/proc/\(pid)/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard directory >= 0 else { continue }
             guard let stream = fdopendir(directory) else {
-                close(directory)
+                SystemCall.close(directory)
                 continue
             }
             defer { closedir(stream) }

@@ -37,7 +37,7 @@ enum ProcessTree {
     static func readSmallFile(_ path: String, capacity: Int = 4096) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        defer { SystemCall.close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: capacity)
         while true {

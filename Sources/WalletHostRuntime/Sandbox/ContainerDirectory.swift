@@ -48,7 +48,7 @@ public enum ContainerDirectory {
     ///   - path: Its path, for messages.
     /// - Throws: ``Refusal`` when it is a link or not a directory.
     public static func ensure(_ name: String, in directory: Int32, path: String) throws(Refusal) {
-        close(try openOrCreate(name, in: directory, path: path))
+        SystemCall.close(try openOrCreate(name, in: directory, path: path))
     }
 
     /// Writes a symbolic link `name` -> `target` in the directory `components` below `container`
@@ -71,12 +71,12 @@ public enum ContainerDirectory {
         free(resolved)
         var directory = open(anchor, WH_O_PATH | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw Refusal(path: parent, errno: errno) }
-        defer { close(directory) }
+        defer { SystemCall.close(directory) }
         var path = parent
         for name in [(container as NSString).lastPathComponent] + components {
             path += "/" + name
             let next = try openOrCreate(name, in: directory, path: path)
-            close(directory)
+            SystemCall.close(directory)
             directory = next
         }
         body(directory)

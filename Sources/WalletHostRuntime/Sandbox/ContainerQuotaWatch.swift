@@ -62,7 +62,7 @@ final class ContainerQuotaWatch: Sendable {
             var status = stat()
             if fstat(fd, &status) == 0 { devices.insert(status.st_dev) }
             if !ContainerVolume.isOnImage(container, fd: fd) { onImages = false }
-            close(fd)
+            SystemCall.close(fd)
         }
         let entry = Entry(containers: containers, quotaBytes: quotaBytes, processes: processes, devices: devices,
                           onImages: onImages, exceeded: exceeded)
@@ -142,14 +142,14 @@ final class ContainerQuotaWatch: Sendable {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return 0 }
         if ContainerVolume.isOnImage(directory, fd: fd) {
-            defer { close(fd) }
+            defer { SystemCall.close(fd) }
             var status = statvfs()
             guard fstatvfs(fd, &status) == 0 else { return 0 }
             return Int(status.f_blocks - status.f_bfree) * Int(status.f_frsize)
         }
         var top = stat()
         guard fstat(fd, &top) == 0 else {
-            close(fd)
+            SystemCall.close(fd)
             return 0
         }
         return bytesUsed(directoryDescriptor: fd, device: top.st_dev, depth: 0)
@@ -169,7 +169,7 @@ final class ContainerQuotaWatch: Sendable {
     /// cannot be known, so it is not given the benefit of the doubt.
     private static func bytesUsed(directoryDescriptor fd: Int32, device: dev_t, depth: Int) -> Int {
         guard let top = fdopendir(fd) else {
-            close(fd)
+            SystemCall.close(fd)
             return Int.max / 2
         }
         var stack: [OpaquePointer] = [top]
@@ -196,7 +196,7 @@ final class ContainerQuotaWatch: Sendable {
                 return Int.max / 2
             }
             guard let opened = fdopendir(child) else {
-                close(child)
+                SystemCall.close(child)
                 return Int.max / 2
             }
             stack.append(opened)

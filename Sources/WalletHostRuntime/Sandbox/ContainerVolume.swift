@@ -145,8 +145,8 @@ public enum ContainerVolume {
         var name: String
 
         func close() {
-            Glibc.close(container)
-            Glibc.close(parent)
+            SystemCall.close(container)
+            SystemCall.close(parent)
         }
     }
 
@@ -162,14 +162,14 @@ public enum ContainerVolume {
         if fd < 0, errno == ENOENT {
             // Made as the host makes containers (no link followed; the sandbox's user's).
             do { try ContainerDirectory.ensure(container) } catch {
-                Glibc.close(parent)
+                SystemCall.close(parent)
                 throw Failure(description: error.description)
             }
             fd = wh_open_beneath(parent, name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
         }
         guard fd >= 0 else {
             let code = errno
-            Glibc.close(parent)
+            SystemCall.close(parent)
             throw Failure(description: ContainerDirectory.Refusal(path: container, errno: code).description)
         }
         return Opened(parent: parent, container: fd, parentPath: anchor, name: name)
@@ -191,7 +191,7 @@ public enum ContainerVolume {
         if let device, device == known { return }
 
         let images = try imagesDirectory(opened, container: container)
-        defer { close(images) }
+        defer { SystemCall.close(images) }
         let imageName = opened.name + ".ext4"
         let imagePath = opened.parentPath + "/" + imagesDirectoryName + "/" + imageName
         // One host at a time makes and mounts images (a daemon and a `wallet-host call`, say). The
@@ -202,9 +202,9 @@ public enum ContainerVolume {
         }
         let image = wh_open_beneath(images, imageName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard image >= 0 else { throw failure(container, "cannot open its image \(imagePath)", errno) }
-        defer { close(image) }
+        defer { SystemCall.close(image) }
         // Looked up anew under the lock: another host may have mounted it since the first look.
-        close(opened.container)
+        SystemCall.close(opened.container)
         opened.container = wh_open_beneath(opened.parent, opened.name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
         guard opened.container >= 0 else {
             throw Failure(description: ContainerDirectory.Refusal(path: container, errno: errno).description)
@@ -231,12 +231,12 @@ public enum ContainerVolume {
         var number: Int32 = -1
         let loop = wh_loop_attach(image, &number)
         guard loop >= 0 else { throw failure(container, "cannot attach its image \(imagePath) to a loop device", errno) }
-        defer { close(loop) }
+        defer { SystemCall.close(loop) }
         guard wh_mount_ext4("/dev/loop\(number)", opened.container) == 0 else {
             throw failure(container, "cannot mount its image \(imagePath) (/dev/loop\(number))", errno)
         }
         // The mounted root, opened anew.
-        close(opened.container)
+        SystemCall.close(opened.container)
         opened.container = wh_open_beneath(opened.parent, opened.name, WH_O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
         guard opened.container >= 0, let mounted = mountedDevice(opened) else {
             throw failure(container, "cannot open it on its image", errno)
@@ -246,7 +246,7 @@ public enum ContainerVolume {
             let root = wh_open_beneath(opened.parent, opened.name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
             if root >= 0 {
                 _ = unlinkat(root, "lost+found", AT_REMOVEDIR)
-                close(root)
+                SystemCall.close(root)
             }
         }
         onImage.withLock { $0[container] = mounted }
@@ -271,7 +271,7 @@ public enum ContainerVolume {
         guard fd >= 0 else { throw failure(container, "cannot open \(opened.parentPath)/\(imagesDirectoryName)", errno) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 == 0 else {
-            close(fd)
+            SystemCall.close(fd)
             throw Failure(description: "\(opened.parentPath)/\(imagesDirectoryName) is not the host's own directory (mode 0700): refused")
         }
         return fd

@@ -53,7 +53,7 @@ enum SandboxTemplates {
                     cache.entries[key]?.lastUse = cache.uses
                     return entry.descriptor
                 }
-                close(entry.descriptor)
+                SystemCall.close(entry.descriptor)
                 cache.entries[key] = nil
             } else if cache.launchedOnce.insert(key.hashValue).inserted {
                 return -1
@@ -63,7 +63,7 @@ enum SandboxTemplates {
             var stage: Int32 = 0
             guard wh_sandbox_make_template(config, &descriptor, &error, &stage) == 0 else { return -1 }
             if cache.entries.count >= capacity, let oldest = cache.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                close(oldest.value.descriptor)
+                SystemCall.close(oldest.value.descriptor)
                 cache.entries[oldest.key] = nil
             }
             cache.entries[key] = Entry(descriptor: descriptor, identities: identities, lastUse: cache.uses)

@@ -106,7 +106,8 @@ extension ProcessSupervisor {
             context.controlGroup?.drainMemoryEvents()
             process.loop.memoryAboveWatch = true
         }
-        let sampling = callsInFlight || memoryEvents < 0 || process.loop.memoryAboveWatch
+        let usageWatched = context.controlGroup?.usageWatched ?? false
+        let sampling = callsInFlight || !usageWatched || process.loop.memoryAboveWatch
         if sampling && after - process.loop.lastSample >= max(interval, process.loop.lastSampleCost * 10) {
             process.loop.lastSample = after
             process.loop.lastOutOfMemoryCheck = after
@@ -115,7 +116,7 @@ extension ProcessSupervisor {
                             fullCountAge: callsInFlight ? ExtensionFootprint.fullCountAgeDuringCalls
                                 : footprint.fullCountAgeIdle)
             process.loop.lastSampleCost = .now - after
-            if memoryEvents >= 0, let group = context.controlGroup {
+            if usageWatched, let group = context.controlGroup {
                 process.loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
             }
         } else if context.controlGroup != nil, memoryEvents < 0, after - process.loop.lastOutOfMemoryCheck >= outOfMemoryCheckInterval {
@@ -138,7 +139,7 @@ extension ProcessSupervisor {
             if nearest.map({ nextSample < $0 }) ?? true { nearest = nextSample }
         }
         // Idle and below the watch threshold, with the kernel watching: nothing to sample.
-        let watched = (context.controlGroup?.memoryEvents ?? -1) >= 0 && !process.loop.memoryAboveWatch
+        let watched = context.controlGroup?.usageWatched == true && !process.loop.memoryAboveWatch
         var longest = watched && !plan.callsInFlight ? watchedIdlePollInterval : idlePollInterval
         // Without a pidfd, look for the exit every 20 ms.
         if child.exitDescriptor < 0 { longest = min(longest, .milliseconds(20)) }

@@ -162,6 +162,8 @@ final class ProcessSupervisor: Sendable {
             abandonUnwatched()
             throw error
         }
+        // Off the launch's way; the turn it brings reads usage against the threshold.
+        context.controlGroup?.watchUsage { [weak self] in self?.wake() }
     }
 
     /// Ends a process no reactor watches: killed with its group, reaped (SIGKILL is quick; at
