@@ -150,10 +150,13 @@ struct StateCommands {
         return LocalDeviceState(device: SimulatedDevice(state: StateDirectory(url: state)))
     }
 
-    /// An app by path, or by name/bundle id among the apps directory's.
+    /// An app by path, or by name/bundle id among the apps directory's. A bare `Name.app` that is
+    /// not a folder here is a name (what `import` and `bundle` print: `app open Bank.app --apps DIR`).
     static func loadApp(_ reference: String, appsDirectory: String?) throws -> AppBundle {
         let url = URL(fileURLWithPath: reference)
-        if url.pathExtension == "app" || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path) {
+        let isBareName = !reference.contains("/") && !FileManager.default.fileExists(atPath: url.path)
+        if (url.pathExtension == "app" && !isBareName)
+            || FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.plist").path) {
             let (app, findings) = BundleLoader.wallet.loadApp(at: url)
             guard let app else {
                 throw CommandFailure("cannot load \(reference):\n" + findings.filter(\.isError).map { "  \($0)" }.joined(separator: "\n"))
