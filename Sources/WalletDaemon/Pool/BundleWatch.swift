@@ -1,4 +1,4 @@
-import CWalletPoll
+import CWalletFileSystem
 import Synchronization
 import WalletHostRuntime
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CWalletMemory
 import CWalletPoll
 import Foundation
 import Synchronization
