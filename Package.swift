@@ -76,6 +76,10 @@ let package = Package(
         .target(name: "CWalletSpawn"),
         // epoll for the daemon's client loop (<sys/epoll.h> is not in Swift's Glibc module).
         .target(name: "CWalletPoll"),
+        // malloc_trim, for the daemon to give freed memory back (<malloc.h> is not in Swift's Glibc module).
+        .target(name: "CWalletMemory"),
+        // statfs's file-system type, for the apps watch (<sys/vfs.h> is not in Swift's Glibc module).
+        .target(name: "CWalletFileSystem"),
         // PID 1 of each sandboxed extension's PID namespace (C, beside wallet-host; see its main.c).
         // Linked statically: it starts in 0.4 ms instead of 1.6 ms spent loading the Swift runtime
         // it does not use, which SwiftPM links into every executable.
@@ -142,7 +146,8 @@ let package = Package(
         // The host daemon (`wallet-host serve`): socket server, warm extension pool, the methods.
         // Re-exports WalletDaemonClient.
         .target(name: "WalletDaemon", dependencies: ["WalletDaemonClient", "WalletHostRuntime", "WalletBundleInspection", "Wallet",
-                                                    "ConformanceEngine", "WalletWire", "CWalletPoll"]),
+                                                    "ConformanceEngine", "WalletWire", "CWalletPoll", "CWalletMemory",
+                                                    "CWalletFileSystem"]),
         // Building a package's extensions and assembling APP.app/PlugIns/EXT.appex folders: what `import`, `bundle`
         // and `serve --watch` share (Foundation only).
         .target(name: "PackageBundles"),

@@ -3,9 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <sys/socket.h>
-#include <sys/vfs.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -105,14 +103,4 @@ void wh_poll_wakeup_signal(int wakeup) {
 void wh_poll_wakeup_drain(int wakeup) {
     uint64_t count;
     while (read(wakeup, &count, sizeof count) < 0 && errno == EINTR) {}
-}
-
-void wh_release_free_memory(void) {
-    malloc_trim(0);
-}
-
-long long wh_file_system_type(const char *path) {
-    struct statfs system;
-    if (statfs(path, &system) != 0) return -1;
-    return (long long)(unsigned long)system.f_type;
 }

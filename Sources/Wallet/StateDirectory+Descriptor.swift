@@ -17,7 +17,7 @@ extension StateDirectory {
     ///   (``ancestorProblem(_:)``).
     func withDirectory<T>(creating: Bool, _ body: (Int32?) throws -> T) throws -> T {
         guard let fd = try openDirectory(creating: creating) else { return try body(nil) }
-        defer { close(fd) }
+        defer { SystemCall.close(fd) }
         return try body(fd)
     }
 
@@ -44,17 +44,17 @@ extension StateDirectory {
         }
         let root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { throw StateError("cannot open the state directory \(path): /: \(Self.errnoReason())") }
-        defer { close(root) }
+        defer { SystemCall.close(root) }
         // The resolved path again, following no link: what was checked is what is opened.
         let fd = real == "/" ? dup(root) : BeneathLookup.open(String(real.dropFirst()), beneath: root, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StateError("cannot open the state directory \(path): \(Self.beneathReason(errno))") }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
-            close(fd)
+            SystemCall.close(fd)
             throw StateError("cannot open the state directory \(path): \(Self.errnoReason())")
         }
         if let problem = Self.ownershipProblem(of: status) {
-            close(fd)
+            SystemCall.close(fd)
             throw StateError("refusing the state directory \(path): \(problem)")
         }
         return fd
@@ -148,10 +148,10 @@ extension StateDirectory {
             do {
                 next = try Self.openDirectory(component, in: directory, path: reached, creating: creating, mode: Self.directoryMode)
             } catch {
-                close(directory)
+                SystemCall.close(directory)
                 throw error
             }
-            close(directory)
+            SystemCall.close(directory)
             guard let next else { return nil }
             directory = next
         }

@@ -50,7 +50,7 @@ extension StateDirectory {
         try withDirectory(creating: true) { root in
             if let logs = try Self.openDirectory(logsURL.lastPathComponent, in: root!, path: logsURL.path, creating: true,
                                                  mode: Self.directoryMode) {
-                close(logs)
+                SystemCall.close(logs)
             }
         }
         return try EventLogFile(directory: logsURL, gatheringFor: delay)

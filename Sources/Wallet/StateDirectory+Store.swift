@@ -14,7 +14,7 @@ extension StateDirectory {
     public func read<Value: Decodable>(_ type: Value.Type, from file: URL, empty: Value) throws -> Value {
         try withDirectory(creating: false) { root in
             guard let root, let (directory, name) = try openParent(of: file, in: root, creating: false) else { return empty }
-            defer { close(directory) }
+            defer { SystemCall.close(directory) }
             return try read(type, named: name, in: directory, file: file, empty: empty)
         }
     }
@@ -70,7 +70,7 @@ extension StateDirectory {
             guard let (directory, name) = try openParent(of: file, in: root, creating: true) else {
                 throw StateError("cannot write \(role(of: file)) \(file.path): its directory cannot be made")
             }
-            defer { close(directory) }
+            defer { SystemCall.close(directory) }
             let locked: (() throws -> Void) throws -> Void = { body in
                 switch locking {
                 case .directory: try withExclusiveLock(root, lockURL.lastPathComponent, body)
@@ -107,7 +107,7 @@ extension StateDirectory {
             guard let (directory, _) = try openParent(of: lock, in: root, creating: true) else {
                 throw StateError("cannot lock \(lock.path): its directory cannot be made")
             }
-            close(directory)
+            SystemCall.close(directory)
             return try withExclusiveLock(root, relativePath(lock), body)
         }
     }
@@ -124,7 +124,7 @@ extension StateDirectory {
         guard fd >= 0 else {
             throw StateError("cannot lock the state directory \(url.path): \(lock): \(Self.beneathReason(errno))")
         }
-        defer { close(fd) }
+        defer { SystemCall.close(fd) }
         Self.tighten(fd, to: Self.fileMode)
         guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else {
             throw StateError("cannot lock the state directory \(url.path): \(lock): \(Self.errnoReason())")
@@ -180,7 +180,7 @@ extension StateDirectory {
             }
         }
         if problem == nil, fsync(fd) != 0 { problem = Self.errnoReason() }
-        close(fd)
+        SystemCall.close(fd)
         if let problem {
             unlinkat(directory, temporary, 0)
             throw failure(problem)
@@ -215,7 +215,7 @@ enum StateFileReader {
             guard code == ENOENT else { return .unreadable(reason(code)) }
             return .missing
         }
-        defer { close(fd) }
+        defer { SystemCall.close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { return .unreadable(reason(errno)) }
         switch status.st_mode & S_IFMT {

@@ -83,7 +83,7 @@ public struct StateDirectory: Sendable {
                                                       mode: 0o755) else {
                 throw StateError("cannot create the App Group container \(container.path)")
             }
-            defer { close(groups) }
+            defer { SystemCall.close(groups) }
             do {
                 // Made the way every path in a container is made: no link followed, and given to
                 // the sandbox's user when new (extensions and containing apps write there as that user).

@@ -24,7 +24,7 @@ public final class DaemonClient {
     }
 
     deinit {
-        Glibc.close(fd)
+        SystemCall.close(fd)
     }
 
     /// Sends a request and waits for its response.
@@ -96,11 +96,15 @@ public final class DaemonClient {
     /// The next line from the daemon, or nil at end of input.
     private func readLine() throws -> Data? {
         while lines.isEmpty {
-            let count = buffer.withUnsafeMutableBytes { bytes in SystemCall.retryingInterrupts { recv(fd, bytes.baseAddress, bytes.count, 0) } }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                throw DaemonError("no answer from the daemon at \(socketPath) in time")
+            let received: Int?
+            do {
+                received = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) }
+            } catch {
+                return nil
             }
-            if count <= 0 { return nil }
+            // A receive timeout (SO_RCVTIMEO) reads as a receive that would block.
+            guard let count = received else { throw DaemonError("no answer from the daemon at \(socketPath) in time") }
+            if count == 0 { return nil }
             for frame in buffer.withUnsafeBytes({ framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
                 if case .line(let line) = frame { lines.append(line) }
             }

@@ -24,13 +24,13 @@ public enum UnixSocket {
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
-            close(fd)
+            SystemCall.close(fd)
             throw DaemonError("cannot listen on \(path): \(DaemonError.reason(bindErrno))")
         }
         chmod(path, 0o600)
         guard Glibc.listen(fd, backlog) == 0 else {
             let reason = DaemonError.reason()
-            close(fd)
+            SystemCall.close(fd)
             throw DaemonError("cannot listen on \(path): \(reason)")
         }
         return fd
@@ -49,7 +49,7 @@ public enum UnixSocket {
         }
         if result == 0 { return fd }
         let code = errno
-        close(fd)
+        SystemCall.close(fd)
         var error = DaemonError("cannot connect to \(path): \(DaemonError.reason(code))")
         error.isNobodyListening = [ENOENT, ECONNREFUSED, ENOTSOCK].contains(code)
         throw error
@@ -98,8 +98,10 @@ public enum UnixSocket {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = SystemCall.retryingInterrupts { send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
-                if written < 0 { return false }
+                // 0 is a send timeout (SO_SNDTIMEO) on this blocking socket: a failure too.
+                guard let written = try? SystemCall.send(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...])), written > 0 else {
+                    return false
+                }
                 offset += written
             }
             return true

@@ -38,18 +38,13 @@ enum ReportFile {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw POSIXFailure(errno: errno) }
         var failure: Int32?
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var written = 0
-            while written < buffer.count {
-                let count = SystemCall.retryingInterrupts { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-                if count < 0 {
-                    failure = errno
-                    return
-                }
-                written += count
-            }
+        do {
+            // A blocking descriptor: writeAll's would-block case does not arise.
+            try data.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
+        } catch {
+            failure = (error as? SystemCallError)?.errno ?? EIO
         }
-        if close(descriptor) != 0, failure == nil, errno != EINTR { failure = errno }
+        if let closing = SystemCall.closeReportingFailure(descriptor), failure == nil { failure = closing }
         if let failure { throw POSIXFailure(errno: failure) }
     }
 

@@ -7,6 +7,10 @@ public struct PlainLine: Sendable {
     /// `params` is absent, `null` or `{}`: the params of a method that takes none (``NoParams``)
     /// need no decoding.
     public var hasEmptyParams: Bool
+    /// Where a response's result value lies in the line (byte offsets from its start), so that
+    /// ``WireCodec/result(_:from:at:)`` decodes the value without reading the envelope again;
+    /// nil for requests and notifications.
+    public var resultRange: Range<Int>?
 }
 
 extension WireCodec {
@@ -29,12 +33,13 @@ extension WireCodec {
         if let method = envelope.method {
             guard !envelope.hasResult else { return nil }
             if let id = envelope.id {
-                return PlainLine(message: .request(id: id, method: method, line: line), hasEmptyParams: hasEmptyParams)
+                return PlainLine(message: .request(id: id, method: method, line: line), hasEmptyParams: hasEmptyParams,
+                                 resultRange: nil)
             }
-            return PlainLine(message: .notification(method: method, line: line), hasEmptyParams: hasEmptyParams)
+            return PlainLine(message: .notification(method: method, line: line), hasEmptyParams: hasEmptyParams, resultRange: nil)
         }
         guard let id = envelope.id, envelope.hasResult, envelope.params == .absent else { return nil }
-        return PlainLine(message: .response(id: id, line: line), hasEmptyParams: true)
+        return PlainLine(message: .response(id: id, line: line), hasEmptyParams: true, resultRange: envelope.valueRange)
     }
 }
 

@@ -66,7 +66,7 @@ public struct WireCodec: Sendable {
     public let dates: DateFormat
 
     private var encoder: JSONEncoder { dates == .numeric ? Self.numericEncoder : Self.iso8601Encoder }
-    private var decoder: JSONDecoder { dates == .numeric ? Self.numericDecoder : Self.iso8601Decoder }
+    var decoder: JSONDecoder { dates == .numeric ? Self.numericDecoder : Self.iso8601Decoder }
 
     /// A codec whose dates are `dates` (numbers, as the extension protocol has them, by default).
     public init(dates: DateFormat = .numeric) {

@@ -60,14 +60,4 @@ void wh_poll_wakeup_signal(int wakeup);
 /// Resets a wakeup's counter to zero.
 void wh_poll_wakeup_drain(int wakeup);
 
-/// Gives the kernel back the free memory of every malloc arena (`malloc_trim(0)`): after many
-/// clients left, or after extensions were launched, what glibc keeps for reuse is not the
-/// daemon's to hold.
-void wh_release_free_memory(void);
-
-/// The type of the file system `path` is on (`statfs(2)`'s `f_type`, such as 0xEF53 for
-/// ext2-4), for the apps watch to tell local file systems from those changed elsewhere (Swift's
-/// Glibc module has no <sys/vfs.h>). Returns -1 with errno set on failure.
-long long wh_file_system_type(const char *path);
-
 #endif

@@ -1,5 +1,6 @@
-import CWalletPoll
+import CWalletFileSystem
 import Synchronization
+import WalletHostRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,7 @@ public final class BundleWatch: Sendable {
     }
 
     deinit {
-        close(descriptor)
+        SystemCall.close(descriptor)
     }
 
     /// A token for the bundle at `appex` (a standardized path), or nil when the watch cannot

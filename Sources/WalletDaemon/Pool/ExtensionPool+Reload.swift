@@ -1,4 +1,4 @@
-import CWalletPoll
+import CWalletMemory
 import Foundation
 import Wallet
 import WalletBundleInspection

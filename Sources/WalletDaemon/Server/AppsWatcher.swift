@@ -164,6 +164,6 @@ public final class AppsWatcher: Sendable {
 
     /// Reads the events waiting (what they name does not matter: the whole directory is rescanned).
     private func drain() {
-        _ = confined.value.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        _ = confined.value.buffer.withUnsafeMutableBytes { try? SystemCall.read(fd, into: $0) }
     }
 }

@@ -136,14 +136,15 @@ public final class ClientConnection: Sendable {
             let written = line.withUnsafeBytes { buffer -> Int in
                 var written = 0
                 while written < buffer.count {
-                    let count = SystemCall.retryingInterrupts {
-                        Glibc.send(fd, buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    let rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
+                    guard let count = try? SystemCall.send(fd, rest, flags: Int32(MSG_DONTWAIT)) else {
+                        failed = true
+                        break
                     }
                     if count > 0 {
                         written += count
                         continue
                     }
-                    failed = count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
                     break
                 }
                 return written
@@ -156,7 +157,7 @@ public final class ClientConnection: Sendable {
             }
         }
         if failed {
-            if state.withLock({ endWriting(&$0) }) { Glibc.close(fd) }
+            if state.withLock({ endWriting(&$0) }) { SystemCall.close(fd) }
             close()
             return false
         }
@@ -180,7 +181,7 @@ public final class ClientConnection: Sendable {
             let drained = state.outgoing.isEmpty ? state.drainWaiters.take { true } : []
             return (wasPausedByOutput && state.queuedBytes <= limits.droppableBytes && state.hasWaitingLines, drained)
         }
-        if releaseNow { Glibc.close(fd) }
+        if releaseNow { SystemCall.close(fd) }
         for waiter in drained { waiter.resume(returning: true) }
         if readingResumes { wakeLoop(self) }
         return true
@@ -224,9 +225,10 @@ public final class ClientConnection: Sendable {
     /// answer (the kernel tells a writer there is room again), which the loop does after it
     /// has handed the lines out (``consume(_:into:)``), not before.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let count = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_PEEK)) }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .wouldBlock }
-        if count <= 0 { return .ended }
+        let received = Result { try SystemCall.receive(fd, into: buffer, flags: Int32(MSG_DONTWAIT | MSG_PEEK)) }
+        guard case .success(let wouldBlockOrCount) = received else { return .ended }
+        guard let count = wouldBlockOrCount else { return .wouldBlock }
+        if count == 0 { return .ended }
         state.withLock { state in
             for frame in state.framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
                 switch frame {
@@ -243,8 +245,8 @@ public final class ClientConnection: Sendable {
     func consume(_ count: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         var left = count
         while left > 0 {
-            let taken = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, min(left, buffer.count), Int32(MSG_DONTWAIT)) }
-            guard taken > 0 else { return false }
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(left, buffer.count)])
+            guard let taken = try? SystemCall.receive(fd, into: room, flags: Int32(MSG_DONTWAIT)), taken > 0 else { return false }
             left -= taken
         }
         return true
@@ -330,7 +332,7 @@ public final class ClientConnection: Sendable {
             state.releaseWhenWritten = true
             return false
         }
-        if now { Glibc.close(fd) }
+        if now { SystemCall.close(fd) }
     }
 
     /// Closes the connection (any thread): nothing more is read or written, the close handlers

@@ -45,7 +45,7 @@ extension ClientLoop {
             do {
                 try loop.register(fd, for: .readable) { [weak self] events in self?.ready(connection, events) }
             } catch {
-                close(fd)
+                SystemCall.close(fd)
                 continue
             }
             confined.value.connections[fd] = connection
@@ -71,11 +71,11 @@ extension ClientLoop {
     private func refuse(_ fd: Int32, _ reason: String) {
         let line = (try? WireCodec(dates: .iso8601).errorResponse(id: nil, error: RPCErrorObject(code: RPCErrorCode.invalidRequest,
                                                                                                     message: reason))) ?? Data()
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = line.withUnsafeBytes { try? SystemCall.send(fd, $0, flags: Int32(MSG_DONTWAIT)) }
         shutdown(fd, Int32(SHUT_WR))
         guard confined.value.refused.count < Self.maximumRefusedHeld,
               (try? loop.register(fd, for: .readable, { [weak self] _ in self?.drainRefused(fd) })) != nil else {
-            close(fd)
+            SystemCall.close(fd)
             return
         }
         confined.value.refused[fd] = loop.schedule(after: Self.refusalGrace) { [weak self] in self?.closeRefused(fd) }
@@ -85,9 +85,10 @@ extension ClientLoop {
     private func drainRefused(_ fd: Int32) {
         guard confined.value.refused[fd] != nil else { return }
         let buffer = confined.value.buffer
-        let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            closeRefused(fd)
+        switch Result(catching: { try SystemCall.receive(fd, into: buffer, flags: Int32(MSG_DONTWAIT)) }) {
+        case .success(.none): break  // would block
+        case .success(.some(let count)) where count > 0: break  // dropped
+        default: closeRefused(fd)  // the end of the stream, or a failure
         }
     }
 
@@ -95,6 +96,6 @@ extension ClientLoop {
         guard let timer = confined.value.refused.removeValue(forKey: fd) else { return }
         loop.cancel(timer)
         loop.unregister(fd)
-        close(fd)
+        SystemCall.close(fd)
     }
 }

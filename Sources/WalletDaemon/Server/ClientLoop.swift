@@ -1,3 +1,4 @@
+import CWalletMemory
 import CWalletPoll
 import Foundation
 import Synchronization
@@ -134,7 +135,7 @@ final class ClientLoop: Sendable {
         for (fd, timer) in confined.value.refused {
             loop.cancel(timer)
             loop.unregister(fd)
-            close(fd)
+            SystemCall.close(fd)
         }
         confined.value.refused.removeAll()
         if let timer = confined.value.trimTimer { loop.cancel(timer) }

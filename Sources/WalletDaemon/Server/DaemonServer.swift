@@ -188,7 +188,7 @@ public final class DaemonServer: Sendable {
                 }
             }
         }
-        close(listener)
+        SystemCall.close(listener)
         // The last events on disk before the lock goes: a daemon that takes the state directory
         // next appends after them.
         hub.flushLog()

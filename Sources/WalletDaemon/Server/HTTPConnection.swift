@@ -63,13 +63,9 @@ final class HTTPConnection: Sendable {
         if events.contains(.writable) { flush() }
         guard !isClosed, !events.isDisjoint(with: [.readable, .hangUp, .error]) else { return }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            SystemCall.retryingInterrupts { recv(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT)) }
-        }
-        if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK { return }
-            return close()
-        }
+        let received = Result { try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0, flags: Int32(MSG_DONTWAIT)) } }
+        guard case .success(let wouldBlockOrCount) = received else { return close() }
+        guard let count = wouldBlockOrCount else { return }
         if count == 0 {
             // The peer is done sending: a response under way is still written, then closed.
             if confined.value.busy && !confined.value.streaming {
@@ -184,14 +180,14 @@ final class HTTPConnection: Sendable {
         var outgoing = confined.value.outgoing
         var failed = false
         while !outgoing.isEmpty {
-            let count = outgoing.withUnsafeBytes { raw in
-                SystemCall.retryingInterrupts { send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            guard let count = try? outgoing.withUnsafeBytes({ try SystemCall.send(fd, $0, flags: Int32(MSG_DONTWAIT)) }) else {
+                failed = true
+                break
             }
             if count > 0 {
                 outgoing.removeFirst(count)
                 continue
             }
-            failed = count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
             break
         }
         confined.value.outgoing = Data(outgoing)
@@ -217,7 +213,7 @@ final class HTTPConnection: Sendable {
         guard let handlers else { return }
         disarmIdleTimer()
         loop.unregister(fd)
-        Glibc.close(fd)
+        SystemCall.close(fd)
         server.released(self)
         for handler in handlers { handler() }
     }

@@ -80,8 +80,8 @@ final class HTTPServer: Sendable {
             guard connections.value.count < limits.maximumConnections else {
                 let busy = HTTPResponse.error(503, "the daemon serves at most \(limits.maximumConnections) HTTP connections at once")
                 let bytes = busy.bytes(keepAlive: false)
-                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                close(fd)
+                _ = bytes.withUnsafeBytes { try? SystemCall.send(fd, $0, flags: Int32(MSG_DONTWAIT)) }
+                SystemCall.close(fd)
                 continue
             }
             // Events go out as small writes one after another: without TCP_NODELAY, Nagle's
@@ -92,7 +92,7 @@ final class HTTPServer: Sendable {
             do {
                 try loop.register(fd, for: .readable) { [weak connection] events in connection?.ready(events) }
             } catch {
-                close(fd)
+                SystemCall.close(fd)
                 continue
             }
             connections.value[fd] = connection

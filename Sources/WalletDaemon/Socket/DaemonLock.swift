@@ -23,7 +23,7 @@ public final class DaemonLock: Sendable {
         if SystemCall.retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
             let code = errno
             let holder = Self.pid(in: fd)
-            close(fd)
+            SystemCall.close(fd)
             if code == EWOULDBLOCK {
                 let who = holder.map { "pid \($0)" } ?? "another process"
                 throw DaemonError("a wallet-host daemon (\(who)) already serves \(stateDirectory.path) (it holds \(url.lastPathComponent)); stop it first or use another --state")
@@ -39,7 +39,7 @@ public final class DaemonLock: Sendable {
     /// Empties the pid file and drops the lock (at a normal stop).
     public func release() {
         ftruncate(fd, 0)
-        close(fd)
+        SystemCall.close(fd)
     }
 
     private static func pid(in fd: Int32) -> Int32? {

@@ -36,7 +36,7 @@ final class PackageWatch: Sendable {
         do {
             loop = try HostLoop.shared()
         } catch {
-            close(descriptor)
+            SystemCall.close(descriptor)
             throw CommandFailure("cannot watch \(packageDirectory.path): \(error)")
         }
         confined = LoopConfined(Confined(), to: loop)
@@ -50,7 +50,7 @@ final class PackageWatch: Sendable {
 
     deinit {
         loop.unregister(descriptor)
-        close(descriptor)
+        SystemCall.close(descriptor)
     }
 
     /// Readable: read what is queued; a change that matters (re)starts the quiet timer.
@@ -77,7 +77,7 @@ final class PackageWatch: Sendable {
     private func readEvents() -> Bool {
         var matters = false
         while true {
-            let count = confined.value.buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = (try? confined.value.buffer.withUnsafeMutableBytes { try SystemCall.read(descriptor, into: $0) }) ?? 0
             guard count > 0 else { return matters }
             let buffer = confined.value.buffer
             var offset = 0

@@ -181,9 +181,16 @@ final class ExtensionControlGroup: Sendable {
 
     static func write(_ text: String, to path: String) throws(ControlGroupError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
-        let written = fd < 0 ? -1 : text.withCString { Glibc.write(fd, $0, strlen($0)) }
-        let failure = errno
-        if fd >= 0 { SystemCall.close(fd) }
+        var failure = errno
+        var written = -1
+        if fd >= 0 {
+            do {
+                written = try text.withCString { try SystemCall.write(fd, UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+            } catch {
+                failure = (error as? SystemCallError)?.errno ?? EIO
+            }
+            SystemCall.close(fd)
+        }
         guard written == text.utf8.count else {
             throw ControlGroupError("cannot write \(text) to \(path): \(String(cString: strerror(failure)))")
         }

@@ -11,8 +11,13 @@ extension ProxyLoop {
         let pending = toUpstream ? connection.toUpstream.count : connection.toClient.count
         let room = EgressProxy.Limits.bufferBytes - pending
         if room > 0 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, room, 0) }
-            if count > 0 {
+            let received = Result {
+                try buffer.withUnsafeMutableBytes { bytes in
+                    try SystemCall.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<min(room, bytes.count)]))
+                }
+            }
+            switch received {
+            case .success(.some(let count)) where count > 0:
                 if toUpstream {
                     connection.toUpstream += buffer[0..<count]
                     connection.bytesSent += count
@@ -20,7 +25,8 @@ extension ProxyLoop {
                     connection.toClient += buffer[0..<count]
                     connection.bytesReceived += count
                 }
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            case .success(.none): break  // would block
+            default:  // the end of the stream, or a failure
                 if toUpstream { connection.clientDone = true } else { connection.upstreamDone = true }
             }
         }
@@ -32,10 +38,9 @@ extension ProxyLoop {
     func flushToUpstream(_ connection: Connection) {
         guard connection.phase == .relaying else { return }
         if !connection.toUpstream.isEmpty {
-            let written = connection.toUpstream.withUnsafeBytes { send(connection.upstream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written > 0 {
+            if let written = try? connection.toUpstream.withUnsafeBytes({ try SystemCall.send(connection.upstream, $0) }) {
                 connection.toUpstream.removeFirst(written)
-            } else if written < 0 && errno != EAGAIN && errno != EINTR {
+            } else {
                 connection.upstreamDone = true
                 connection.clientDone = true
             }
@@ -46,10 +51,9 @@ extension ProxyLoop {
 
     func flushToClient(_ connection: Connection) {
         if !connection.toClient.isEmpty {
-            let written = connection.toClient.withUnsafeBytes { send(connection.client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written > 0 {
+            if let written = try? connection.toClient.withUnsafeBytes({ try SystemCall.send(connection.client, $0) }) {
                 connection.toClient.removeFirst(written)
-            } else if written < 0 && errno != EAGAIN && errno != EINTR {
+            } else {
                 connection.upstreamDone = true
                 connection.clientDone = true
                 connection.toClient = []

@@ -34,8 +34,12 @@ extension ProxyLoop {
             // What the extension still sends is read and dropped until it closes (or the page's
             // time is up): closing with unread bytes would reset the connection, page and all.
             if flags & WH_POLL_IN != 0, connections[connection.id] != nil {
-                let count = buffer.withUnsafeMutableBytes { recv(connection.client, $0.baseAddress, $0.count, 0) }
-                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { finish(connection) }
+                let received = Result { try buffer.withUnsafeMutableBytes { try SystemCall.receive(connection.client, into: $0) } }
+                switch received {
+                case .success(.none): break  // would block
+                case .success(.some(let count)) where count > 0: break  // dropped
+                default: finish(connection)  // the end of the stream, or a failure
+                }
             }
             return
         }
@@ -57,9 +61,13 @@ extension ProxyLoop {
 
     func readHeader(_ connection: Connection) {
         let room = EgressProxy.Limits.headerBytes + 1 - connection.header.count
-        let count = buffer.withUnsafeMutableBytes { recv(connection.client, $0.baseAddress, min(room, $0.count), 0) }
-        if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard count > 0 else {
+        let received = Result {
+            try buffer.withUnsafeMutableBytes { bytes in
+                try SystemCall.receive(connection.client, into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<min(room, bytes.count)]))
+            }
+        }
+        if case .success(.none) = received { return }  // would block
+        guard case .success(.some(let count)) = received, count > 0 else {
             connection.reason = "the extension closed the connection before its request"
             finish(connection)
             return

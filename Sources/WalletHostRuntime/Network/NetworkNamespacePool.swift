@@ -53,7 +53,7 @@ public final class NetworkNamespacePool: Sendable {
                     // -2: this thread is stuck in the new namespace: it must make nothing more.
                     if made == -2 { return }
                 }
-                _ = read(reader, &bytes, 16)
+                _ = withUnsafeMutableBytes(of: &bytes) { try? SystemCall.read(reader, into: $0) }
             }
         }
         if started != 0 { state.withLock { $0.broken = true } }
@@ -66,7 +66,7 @@ public final class NetworkNamespacePool: Sendable {
             state.ready.isEmpty ? -1 : state.ready.removeFirst()
         }
         var one: UInt8 = 1
-        if wakeup.write >= 0 { _ = write(wakeup.write, &one, 1) }
+        if wakeup.write >= 0 { _ = withUnsafeBytes(of: &one) { try? SystemCall.write(wakeup.write, $0) } }
         return taken
     }
 }

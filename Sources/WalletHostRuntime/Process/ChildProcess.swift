@@ -131,7 +131,7 @@ final class ChildProcess: Sendable {
                     if endedAlready {
                         // What it said on stderr (the dynamic loader names a missing library there).
                         var bytes = [UInt8](repeating: 0, count: 512)
-                        let count = read(stderr.read, &bytes, bytes.count)
+                        let count = (try? bytes.withUnsafeMutableBytes { try SystemCall.read(stderr.read, into: $0) }) ?? 0
                         let said = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self)
                             .split(separator: "\n").first.map { ": \($0)" } ?? "" : ""
                         error.explanation = "the sandbox init \(TerminationStatus(waitStatus: status)) before it started the extension\(said)"
@@ -331,7 +331,7 @@ final class ChildProcess: Sendable {
     private func reportedExitStatus() -> Int32? {
         guard reportReader >= 0 else { return nil }
         var record: (Int32, Int32) = (0, 0)
-        while withUnsafeMutableBytes(of: &record, { read(reportReader, $0.baseAddress, $0.count) }) == MemoryLayout<(Int32, Int32)>.size {
+        while (try? withUnsafeMutableBytes(of: &record, { try SystemCall.read(reportReader, into: $0) })) == MemoryLayout<(Int32, Int32)>.size {
             if record.0 == Int32(wh_init_report_exited.rawValue) { return record.1 }
         }
         return nil

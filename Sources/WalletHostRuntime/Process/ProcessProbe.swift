@@ -25,12 +25,14 @@ public enum ProcessProbe {
         var fds = [pollfd(fd: child.stdoutReader, events: Int16(POLLIN), revents: 0)]
         while true {
             _ = SystemCall.poll(&fds, timeoutMilliseconds: 5_000)
-            let count = read(child.stdoutReader, &byte, 1)
+            let count: Int?  // nil: nothing to read yet
+            do {
+                count = try withUnsafeMutableBytes(of: &byte) { try SystemCall.read(child.stdoutReader, into: $0) }
+            } catch {
+                throw ConfigurationError("\(executablePath): reading stdout failed (errno \((error as? SystemCallError)?.errno ?? 0))")
+            }
             if count == 1, byte == UInt8(ascii: "\n") { return ContinuousClock.now - started }
             if count == 0 { throw ConfigurationError("\(executablePath) exited without printing a line") }
-            if count < 0, errno != EAGAIN, errno != EINTR {
-                throw ConfigurationError("\(executablePath): reading stdout failed (errno \(errno))")
-            }
             if ContinuousClock.now - started > .seconds(5) {
                 throw ConfigurationError("\(executablePath) printed no line within 5 s")
             }

@@ -53,6 +53,15 @@ package enum SystemCall {
         _ = Glibc.close(fd)
     }
 
+    /// ``close(_:)`` for a descriptor whose last writes must be known to have landed (a full
+    /// disk or a network file system may report them only at close).
+    /// - Returns: The errno close(2) reported, or nil; EINTR counts as closed (Linux closed it).
+    package static func closeReportingFailure(_ fd: Int32) -> Int32? {
+        guard fd >= 0 else { return nil }
+        if Glibc.close(fd) == 0 || errno == EINTR { return nil }
+        return errno
+    }
+
     /// Reads what is available; 0 at end of file; nil when a non-blocking read would block.
     package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
         let count = retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }

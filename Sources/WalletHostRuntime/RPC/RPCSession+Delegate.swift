@@ -17,16 +17,22 @@ extension RPCSession {
             // Most likely the response to a call in flight: fail it now rather than at its deadline.
             failAll(.protocolViolation("\(processName) sent \(violation.detail)"))
         case .line(let line):
+            // Read once: a plain line's result range goes with the reply, for the caller's decoding.
+            let plain = codec.decodePlain(line)
             let message: WireMessage
-            do {
-                message = try codec.decode(line)
-            } catch {
-                malformed(line, error: error)
-                return
+            if let plain {
+                message = plain.message
+            } else {
+                do {
+                    message = try codec.decodeWithJSONDecoder(line)
+                } catch {
+                    malformed(line, error: error)
+                    return
+                }
             }
             switch message {
             case .response(let id, let line):
-                resolve(id, outcome: .success(line))
+                resolve(id, outcome: .success(line), resultRange: plain?.resultRange)
             case .errorResponse(let id?, let error):
                 resolve(id, outcome: .failure(ExtensionCallError(.extensionError, code: error.code, message: error.message,
                                                                  data: error.data)),
@@ -121,12 +127,13 @@ extension RPCSession {
     }
 
     /// Matches a response to its call: a live call resolves; anything else is logged.
-    private func resolve(_ id: RequestID, outcome: Result<Data, ExtensionCallError>, wireError: RPCErrorObject? = nil) {
+    private func resolve(_ id: RequestID, outcome: Result<Data, ExtensionCallError>, resultRange: Range<Int>? = nil,
+                         wireError: RPCErrorObject? = nil) {
         let acknowledgement = wireError?.code == RPCErrorCode.requestCancelled
         let resolution = state.withLock { $0.book.resolve(id, cancelAcknowledgement: acknowledgement) }
         switch resolution {
         case .live(let call):
-            finish(call, id: id, outcome: outcome)
+            finish(call, id: id, outcome: outcome, resultRange: resultRange)
         case .late(let expired, let acknowledged):
             let late = HostEvent.LateCompletion(method: expired.method, requestID: id.logged,
                                                 milliseconds: (.now - expired.askedAt).milliseconds,
@@ -144,17 +151,19 @@ extension RPCSession {
     /// Resumes a call's waiter with its outcome, after one last footprint sample (so even a
     /// call shorter than the sampling interval has a peak), then records its `result` or
     /// `error` event: the caller does not wait for the log.
-    private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>) {
+    private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>,
+                        resultRange: Range<Int>? = nil) {
         let now = ContinuousClock.now
         let peak = [call.peakFootprintBytes, supervisor.sampleFootprintNow()].compactMap { $0 }.max()
         if call.waiter.opensGate, case .success(let line) = outcome,
-           let initialize = try? codec.result(InitializeResult.self, from: line),
+           let initialize = try? codec.result(InitializeResult.self, from: line, at: resultRange),
            initialize.protocolVersion == WireProtocol.version {
             state.withLock { $0.handshakeCompletedAt = now }
             handshakeDone.store(true, ordering: .releasing)
             openGate(implemented: initialize.methods)
         }
-        call.waiter.resume(returning: CallReply(outcome: outcome, peakFootprintBytes: peak, sentAt: call.sentAt, finishedAt: now))
+        call.waiter.resume(returning: CallReply(outcome: outcome, resultRange: resultRange, peakFootprintBytes: peak, sentAt: call.sentAt,
+                                                finishedAt: now))
         let failure: ExtensionCallError? = if case .failure(let failure) = outcome { failure } else { nil }
         recordEnd(of: call.method, id: id, waiter: call.waiter, askedAt: call.askedAt, at: now, footprint: peak, failure: failure)
     }

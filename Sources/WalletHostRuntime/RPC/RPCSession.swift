@@ -6,6 +6,9 @@ import WalletWire
 struct CallReply: Sendable {
     /// The response line on success, to be decoded by the caller into the method's result type.
     var outcome: Result<Data, ExtensionCallError>
+    /// Where the result value lies in the success line, when the session's one read of the
+    /// envelope found it (``WireCodec/result(_:from:at:)``).
+    var resultRange: Range<Int>?
     /// The highest footprint sampled while the call was in flight.
     var peakFootprintBytes: Int?
     /// When the request was written to the extension (nil if it never was).

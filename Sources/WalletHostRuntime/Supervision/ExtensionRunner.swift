@@ -226,7 +226,7 @@ public final class ExtensionRunner: Sendable {
     ) -> CallOutcome<Result> {
         let decoded: Swift.Result<Result, ExtensionCallError> = reply.outcome.flatMap { line in
             do {
-                return .success(try WireCodec().result(resultType, from: line))
+                return .success(try WireCodec().result(resultType, from: line, at: reply.resultRange))
             } catch {
                 return .failure(.protocolViolation("\(descriptor.executableName) answered \(method) with \(error)"))
             }
