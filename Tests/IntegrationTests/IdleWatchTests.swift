@@ -29,6 +29,14 @@ struct IdleWatchTests {
             Issue.record("the test helper did not start")
             return
         }
+        // The usage watch is set up on a thread of its own after the launch (the kernel takes an
+        // RCU grace for it): real time, so waited for.
+        if controlGroups == .auto {
+            let giveUp = ContinuousClock.now + .seconds(5)
+            while runner.controlGroupUsageWatched == false, ContinuousClock.now < giveUp {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
         // Let the launch's own samples pass, then count what 1.5 idle seconds cost: a watched
         // extension gets a turn a second (1 or 2 here), a sampled one twenty (one a poll).
         await Self.advance(clock, loop, by: .milliseconds(500))

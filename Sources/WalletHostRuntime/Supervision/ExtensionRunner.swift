@@ -87,6 +87,12 @@ public final class ExtensionRunner: Sendable {
         state.withLock { $0.phase.launch?.connection }?.supervisor.turns.load(ordering: .relaxed)
     }
 
+    /// Whether the warm process's control group has its usage watch in place (set up off the
+    /// launch's way); nil without a warm process in a control group.
+    var controlGroupUsageWatched: Bool? {
+        state.withLock { $0.phase.launch?.connection }?.supervisor.context.controlGroup?.usageWatched
+    }
+
     /// The handshake result of the running process, once it completed.
     public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
         guard let launch = state.withLock({ $0.phase.launch }) else { return nil }
