@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 
 int wh_cgroup_event(int event_control_fd, int target_fd, const char *arguments, int eventfd_in) {
@@ -44,18 +43,6 @@ unsigned long long wh_eventfd_drain(int fd) {
 
 void wh_set_thread_name(const char *name) {
     prctl(PR_SET_NAME, name, 0, 0, 0);
-}
-
-int wh_timer_create(void) {
-    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-}
-
-void wh_timer_arm(int timer, long long nanoseconds) {
-    if (nanoseconds < 1) nanoseconds = 1;
-    struct itimerspec value = {0};
-    value.it_value.tv_sec = (time_t)(nanoseconds / 1000000000LL);
-    value.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
-    timerfd_settime(timer, 0, &value, NULL);
 }
 
 int wh_thread_start_detached(void *(*body)(void *), void *context, size_t stack_bytes) {

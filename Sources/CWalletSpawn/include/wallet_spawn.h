@@ -237,12 +237,6 @@ int wh_set_pipe_size(int fd, int bytes);
 /// Returns the eventfd, or -1 with errno (a new eventfd is closed again).
 int wh_cgroup_event(int event_control_fd, int target_fd, const char *_Nullable arguments, int eventfd);
 
-/// A monotonic timerfd (non-blocking, close-on-exec): it becomes readable when armed time runs out.
-int wh_timer_create(void);
-
-/// Arms a timerfd to fire once, `nanoseconds` from now (at least 1 ns: 0 would disarm it).
-void wh_timer_arm(int timer, long long nanoseconds);
-
 /// Names the calling thread for the kernel (`PR_SET_NAME`: 15 characters are kept).
 void wh_set_thread_name(const char *name);
 

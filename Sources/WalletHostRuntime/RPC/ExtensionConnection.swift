@@ -17,8 +17,8 @@ final class ExtensionConnection: Sendable {
     /// - Parameter onExit: called once, on the process's teardown thread, after it was reaped.
     /// - Throws: ``SpawnError`` when the executable could not be started.
     init(spawning configuration: SpawnConfiguration, process: ProcessSupervisor.Context, session: RPCSession.Context,
-         abandonTeardown: Teardown, onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
-        let supervisor = try ProcessSupervisor(spawning: configuration, context: process, onExit: onExit)
+         loop: HostLoop? = nil, abandonTeardown: Teardown, onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
+        let supervisor = try ProcessSupervisor(spawning: configuration, context: process, loop: loop, onExit: onExit)
         let stopper = StopRelay()
         let session = RPCSession(supervisor: supervisor, context: session) { reason in stopper.stop(reason) }
         self.supervisor = supervisor
@@ -61,8 +61,8 @@ final class ExtensionConnection: Sendable {
             switch step.action {
             case .shutdownRequest:
                 guard first else { continue }
-                _ = await session.call(method: WireMethod.shutdown, params: NoParams(), askedAt: .now,
-                                       deadline: .now + step.grace, gated: false)
+                _ = await session.call(method: WireMethod.shutdown, params: NoParams(), askedAt: supervisor.clock.now(),
+                                       deadline: supervisor.clock.now() + step.grace, gated: false)
                 continue
             case .exitNotification:
                 guard first else { continue }

@@ -136,7 +136,7 @@ extension RPCSession {
             finish(call, id: id, outcome: outcome, resultRange: resultRange)
         case .late(let expired, let acknowledged):
             let late = HostEvent.LateCompletion(method: expired.method, requestID: id.logged,
-                                                milliseconds: (.now - expired.askedAt).milliseconds,
+                                                milliseconds: (supervisor.clock.now() - expired.askedAt).milliseconds,
                                                 deadlineMilliseconds: (expired.deadline - expired.askedAt).milliseconds)
             record(acknowledged ? .cancelAcknowledged(late) : .lateCompletion(late))
         case .double:
@@ -153,7 +153,7 @@ extension RPCSession {
     /// `error` event: the caller does not wait for the log.
     private func finish(_ call: CallBook<Waiter>.Pending, id: RequestID, outcome: Result<Data, ExtensionCallError>,
                         resultRange: Range<Int>? = nil) {
-        let now = ContinuousClock.now
+        let now = supervisor.clock.now()
         let peak = [call.peakFootprintBytes, supervisor.sampleFootprintNow()].compactMap { $0 }.max()
         if call.waiter.opensGate, case .success(let line) = outcome,
            let initialize = try? codec.result(InitializeResult.self, from: line, at: resultRange),

@@ -113,7 +113,7 @@ final class RPCSession: ProcessSupervisorDelegate {
         case .success(let id):
             return id
         case .failure(let failure):
-            onReply(CallReply(outcome: .failure(failure), finishedAt: .now))
+            onReply(CallReply(outcome: .failure(failure), finishedAt: supervisor.clock.now()))
             return nil
         }
     }
@@ -165,7 +165,7 @@ final class RPCSession: ProcessSupervisorDelegate {
             let admission: CallBook<Waiter>.Admission
             do {
                 admission = try state.book.admit(method: method, askedAt: askedAt, deadline: deadline, gated: gated,
-                                                 stderrMark: stderrMark, waiter: waiter, now: .now) { id in
+                                                 stderrMark: stderrMark, waiter: waiter, now: supervisor.clock.now()) { id in
                     try codec.request(id: id, method: method, params: params)
                 }
             } catch {
@@ -205,7 +205,7 @@ final class RPCSession: ProcessSupervisorDelegate {
                 Self.terminationError($0, method: method, diagnostics: CallDiagnostics(termination: $0.status))
             } ?? ExtensionCallError(.extensionTerminated, code: RPCErrorCode.extensionTerminated,
                                     message: "\(processName) ended before \(method) could be sent")
-            recordEnd(of: method, id: id, waiter: waiter, askedAt: askedAt, at: .now, footprint: nil, failure: error)
+            recordEnd(of: method, id: id, waiter: waiter, askedAt: askedAt, at: supervisor.clock.now(), footprint: nil, failure: error)
             return .failure(error)
         }
         if waiter.callEvent.requestWritten(), let cancel = try? codec.notification(method: WireMethod.cancelRequest,
@@ -222,7 +222,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// not list in `initialize` fail as not implemented and are never sent.
     func openGate(implemented methods: [String]) {
         let refused = state.withLock { state in
-            let (lines, refused) = state.book.openGate(implemented: methods, now: .now)
+            let (lines, refused) = state.book.openGate(implemented: methods, now: supervisor.clock.now())
             for line in lines { supervisor.write(line) }
             return refused
         }
@@ -251,7 +251,7 @@ final class RPCSession: ProcessSupervisorDelegate {
     /// Resumes a call taken out of the book with `error`, after its closing `error` event: every
     /// `call` event is closed by exactly one `result`, `error` or `deadlineMiss`.
     func fail(_ call: CallBook<Waiter>.Pending, id: RequestID, with error: ExtensionCallError) {
-        let now = ContinuousClock.now
+        let now = supervisor.clock.now()
         recordEnd(of: call.method, id: id, waiter: call.waiter, askedAt: call.askedAt, at: now, footprint: call.peakFootprintBytes,
                   failure: error)
         call.waiter.resume(returning: CallReply(outcome: .failure(error), peakFootprintBytes: call.peakFootprintBytes,

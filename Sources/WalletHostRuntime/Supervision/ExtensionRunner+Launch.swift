@@ -66,7 +66,7 @@ extension ExtensionRunner {
         }
         state.launchCount += 1
         configuration.events.record(HostEvent(.spawn(HostEvent.Spawn(executablePath: descriptor.executablePath,
-                                                                     milliseconds: (.now - connection.launchedAt).milliseconds,
+                                                                     milliseconds: (connection.supervisor.clock.now() - connection.launchedAt).milliseconds,
                                                                      sandboxed: connection.sandboxed,
                                                                      unsandboxedReason: connection.sandboxed ? nil
                                                                          : connection.unsandboxedReason ?? "--sandbox off")),
@@ -119,7 +119,7 @@ extension ExtensionRunner {
             try AppGroupPreferences.prepare(appGroups: descriptor.appGroups)
             // Called on the process's teardown thread, never inside this lock.
             return .success(try ExtensionConnection(spawning: spawn, process: processContext, session: sessionContext,
-                                                    abandonTeardown: configuration.abandonTeardown) { [weak self] exit in
+                                                    loop: configuration.loop, abandonTeardown: configuration.abandonTeardown) { [weak self] exit in
                 self?.processEnded(pid: exit.pid)
             })
         } catch {

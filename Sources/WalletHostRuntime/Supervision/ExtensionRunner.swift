@@ -87,6 +87,12 @@ public final class ExtensionRunner: Sendable {
         state.withLock { $0.phase.launch?.connection }?.supervisor.turns.load(ordering: .relaxed)
     }
 
+    /// Whether the warm process's control group has its usage watch in place (set up off the
+    /// launch's way); nil without a warm process in a control group.
+    var controlGroupUsageWatched: Bool? {
+        state.withLock { $0.phase.launch?.connection }?.supervisor.context.controlGroup?.usageWatched
+    }
+
     /// The handshake result of the running process, once it completed.
     public func handshakeResult() async -> Result<InitializeResult, ExtensionCallError>? {
         guard let launch = state.withLock({ $0.phase.launch }) else { return nil }
@@ -166,9 +172,9 @@ public final class ExtensionRunner: Sendable {
         // making them here (an ext4 image each on a root host, tens of milliseconds once) is the
         // simulated device's time, not the extension's, so it happens before the deadline starts.
         if !isWarm { prepareContainers() }
-        // The call's times are on the clock the session and the I/O reactor read (the system's);
+        // The call's times are on the clock the session and the I/O reactor read (the loop's);
         // the configuration's clock drives the runner's own timers (the idle stop).
-        let askedAt = ContinuousClock.now
+        let askedAt = configuration.callClock.now()
         let allowed = resolve(deadline, for: method)
         let acquired = state.withLock { state in
             state.callsInFlight += 1
@@ -181,7 +187,7 @@ public final class ExtensionRunner: Sendable {
             callEnded()
             guard ticket.claimAnswer() else { return }
             return completion(CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: true,
-                                          callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
+                                          callMilliseconds: 0, totalMilliseconds: (configuration.callClock.now() - askedAt).milliseconds,
                                           peakFootprintBytes: nil, pid: nil, deadline: allowed))
         case .success(let (value, launched)):
             (launch, launchedNow) = (value, launched)
@@ -201,7 +207,7 @@ public final class ExtensionRunner: Sendable {
             if ticket.claimAnswer() {
                 let error = ExtensionCallError(.cancelled, code: RPCErrorCode.requestCancelled, message: "\(method) was cancelled")
                 completion(CallOutcome(method: method, result: .failure(error), launchMilliseconds: nil, launchedProcess: launchedNow,
-                                       callMilliseconds: 0, totalMilliseconds: (.now - askedAt).milliseconds,
+                                       callMilliseconds: 0, totalMilliseconds: (self.configuration.callClock.now() - askedAt).milliseconds,
                                        peakFootprintBytes: nil, pid: connection.pid, sandboxed: connection.sandboxed,
                                        deadline: allowed))
             }

@@ -57,6 +57,14 @@ public struct HostConfiguration: Sendable {
     public var networkPolicy = NetworkPolicy()
     /// The clock deadlines and timers (the idle stop) read: the system's, or a test's ``TestClock``.
     public var clock: any HostClock = SystemHostClock()
+    /// The loop that watches the extensions' processes (pipes, exits, and the timers of their
+    /// deadlines, samples and idle polls), whose clock the calls' times are on; nil: the host's
+    /// shared loop (``HostLoop/shared()``) on the system's clock. A test gives a loop on its
+    /// ``TestClock`` (the same as ``clock``) and advances the clock instead of waiting.
+    public var loop: HostLoop?
+
+    /// The clock the calls' times and the I/O reactor read: the ``loop``'s.
+    var callClock: any HostClock { loop?.clock ?? SystemHostClock() }
 
     public init() {}
 

@@ -21,32 +21,6 @@ let watchedIdlePollInterval: Duration = .seconds(1)
 /// Where the grid of idle polls starts (``ProcessSupervisor/idleTick(after:every:)``).
 let idleTickOrigin = ContinuousClock.now
 
-/// A process's I/O state, touched only by the host loop's thread, or by a thread of its own while a
-/// large line or the exit has the process out of the reactor.
-struct IOLoopState {
-    /// The protocol layer, told of frames, timers, samples and the exit.
-    let delegate: any ProcessSupervisorDelegate
-    var responses = StreamState(framer: LineFramer())
-    var stdout = StreamState(framer: LineFramer(maximumLineBytes: 64 * 1024))
-    var stderr = StreamState(framer: LineFramer(maximumLineBytes: 64 * 1024))
-    /// Set when any stderr line reads like a failed allocation (the runtime's backtrace that
-    /// follows can push it out of the tail).
-    var sawAllocationFailure = false
-    var lastSample = ContinuousClock.now - .seconds(1)
-    /// A sample took this long: the next waits at least ten times as long (counting hundreds of
-    /// processes one by one must not keep the thread busy).
-    var lastSampleCost = Duration.zero
-    var lastOutOfMemoryCheck = ContinuousClock.now
-    /// The control group's usage was at or above its watch threshold when last read (or has not
-    /// been read yet): an idle extension is sampled on a timer until it is below.
-    var memoryAboveWatch = true
-    /// Whether calls were in flight when the last plan was made: the samples until the next
-    /// plan are taken at the calls' rate, and count toward their peaks.
-    var callsInFlight = false
-    /// When the delegate's timers last ran.
-    var lastTimers = ContinuousClock.now
-}
-
 extension ProcessSupervisor {
     /// One turn of the reactor for this process: reads what is `ready`, runs the delegate's
     /// timers, samples the footprint when due, and plans the next wake-up. On the exit, its
@@ -57,7 +31,6 @@ extension ProcessSupervisor {
         let allowanceEnds = ContinuousClock.now + SupervisorReactor.turnAllowance
         var handledAll = true
         if ready.contains(.wakeup) { drainWakeup(buffer) }
-        if ready.contains(.timer) { _ = wh_eventfd_drain(timer) }
         if process.loop.responses.open, ready.contains(.responses) || !process.loop.responses.backlog.isEmpty {
             switch readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) {
             case .handledAll: break
@@ -87,7 +60,7 @@ extension ProcessSupervisor {
             return
         }
         let delegate = process.loop.delegate
-        let after = ContinuousClock.now
+        let after = clock.now()
         // Answers read but left in the backlog were in time: their deadlines wait for the next
         // turn, which comes at once (a process that keeps its backlog full by flooding fd 4 gets
         // its timers every 10 ms all the same).
@@ -111,11 +84,13 @@ extension ProcessSupervisor {
         if sampling && after - process.loop.lastSample >= max(interval, process.loop.lastSampleCost * 10) {
             process.loop.lastSample = after
             process.loop.lastOutOfMemoryCheck = after
+            // What the sample costs is real time, whatever the clock.
+            let sampleStarted = ContinuousClock.now
             // Only samples taken during calls count toward their peaks.
             sampleFootprint(delegate: callsInFlight ? delegate : nil,
                             fullCountAge: callsInFlight ? ExtensionFootprint.fullCountAgeDuringCalls
                                 : footprint.fullCountAgeIdle)
-            process.loop.lastSampleCost = .now - after
+            process.loop.lastSampleCost = .now - sampleStarted
             if usageWatched, let group = context.controlGroup {
                 process.loop.memoryAboveWatch = (group.usageBytes() ?? .max) >= group.memoryWatchThresholdBytes
             }
@@ -126,11 +101,11 @@ extension ProcessSupervisor {
         reactor.watchRequests(of: process, plan(process))
     }
 
-    /// Arms the process's timer for its next turn. The timer is left alone when it already
-    /// rings in time (a warm call's turn then costs no system call for it).
+    /// Sets the process's timer on the loop for its next turn. The timer is left alone when it
+    /// already rings in time (a warm call's turn then costs nothing for it).
     /// - Returns: whether output waits for fd 3 (the reactor watches it for room then).
     func plan(_ process: SupervisedProcess) -> Bool {
-        let now = ContinuousClock.now
+        let now = clock.now()
         let plan = process.loop.delegate.supervisorTimerPlan(self)
         process.loop.callsInFlight = plan.callsInFlight
         var nearest = plan.wakeAt
@@ -167,8 +142,7 @@ extension ProcessSupervisor {
             if let armed = state.plannedWake, armed > now, armed <= wakeAt {
                 // Rings in time already; the turn it brings plans again.
             } else {
-                state.plannedWake = wakeAt
-                wh_timer_arm(timer, Self.nanoseconds(until: wakeAt))
+                setTimer(&state, for: wakeAt)
             }
             return !state.outgoing.isEmpty
         }
@@ -339,7 +313,7 @@ extension ProcessSupervisor {
         // For a memory death, the footprint its cause names (the one over the limit, or the last sample).
         var deathFootprint: Int?
         if case .memoryLimit(let footprint) = exit.cause { deathFootprint = footprint }
-        record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (.now - launchedAt).milliseconds,
+        record(.exit(HostEvent.Exit(status: status, cause: exit.cause, milliseconds: (clock.now() - launchedAt).milliseconds,
                                     footprintBytes: deathFootprint, usage: exit.memoryUsage, description: exit.description)))
         recordDroppedOutput()
         loop.delegate.supervisor(self, processExited: exit)

@@ -59,8 +59,10 @@ final class ProcessSupervisor: Sendable {
         var phase = Phase.running
         /// Bytes the pipe did not take yet; the reactor writes them when fd 3 drains.
         var outgoing = Data()
-        /// When the process's next turn comes at the latest (its ``ProcessSupervisor/timer`` is armed for then).
+        /// When the process's next turn comes at the latest (its timer on the loop is set for then).
         var plannedWake: ContinuousClock.Instant?
+        /// Its timer on the loop's heap, set for ``plannedWake``.
+        var plannedTimer: HostLoop.Timer?
         /// A deadline a writer brought the timer forward to since the reactor last planned.
         var broughtForward: ContinuousClock.Instant?
         var memoryKillFootprint: Int?
@@ -70,23 +72,22 @@ final class ProcessSupervisor: Sendable {
         var exitWaiters = TimedWaiters<ExtensionExit, Void>()
         /// When the host last wrote to fd 3 (with a `cpu` group only): the idle quota comes
         /// ``ExtensionControlGroup/idleQuotaGrace`` after it, when no call is in flight.
-        var lastWrite = ContinuousClock.now
+        var lastWrite: ContinuousClock.Instant
     }
 
     let child: ChildProcess
     let context: Context
     let launchedAt: ContinuousClock.Instant
-    let state = Mutex(State())
+    let state: Mutex<State>
     /// Set (for good) when ``State/phase`` leaves `running`: read without the lock by every warm
     /// call, which would otherwise contend with the reactor planning the process's next turn.
     let leftRunning = Atomic<Bool>(false)
     let stderrTail = Mutex(StderrTail())
     let outputLog = Mutex(OutputLog())
     let wakeup: (read: Int32, write: Int32)
-    /// The process's timer on the reactor (a timerfd): armed for its next turn, and brought
-    /// forward by a caller whose deadline comes sooner, which costs that caller one system call
-    /// and the reactor no wake-up until the deadline.
-    let timer: Int32
+    /// The reactor that watches it: its timer is on the reactor's loop, set for its next turn
+    /// and brought forward by a caller whose deadline comes sooner.
+    let reactor: SupervisorReactor
     /// A call's request was written since the reactor last read an answer (busy polling starts
     /// only for answers to calls).
     let callWritten = Atomic<Bool>(false)
@@ -102,35 +103,30 @@ final class ProcessSupervisor: Sendable {
     /// Why a process meant for the sandbox runs without it.
     var unsandboxedReason: String? { child.unsandboxedReason }
 
-    /// Spawns the process; the I/O reactor watches it from ``start(delegate:)`` on.
+    /// Spawns the process; the I/O reactor on `loop` (nil: the host's shared loop) watches it
+    /// from ``start(delegate:)`` on, and its times are on that loop's clock.
     /// - Parameter onExit: called once, on the process's teardown thread, after it was reaped.
     /// - Throws: ``SpawnError`` when the executable could not be started.
-    init(spawning configuration: SpawnConfiguration, context: Context,
+    init(spawning configuration: SpawnConfiguration, context: Context, loop: HostLoop? = nil,
          onExit: @escaping @Sendable (ExtensionExit) -> Void) throws {
-        let launchedAt = ContinuousClock.now
         let wakeup: (read: Int32, write: Int32)
         do {
+            reactor = try SupervisorReactor.on(loop, for: context.executableName)
             wakeup = try SystemCall.pipe(nonBlockingRead: true, nonBlockingWrite: true)
         } catch {
             context.controlGroup?.remove()
             throw error
         }
-        let timer = wh_timer_create()
+        let launchedAt = reactor.loop.clock.now()
         do {
-            guard timer >= 0 else {
-                var error = SpawnError(executablePath: configuration.executablePath, errno: errno, stage: .pipe)
-                error.explanation = "timerfd_create failed: \(String(cString: strerror(errno))) (errno \(errno))"
-                throw error
-            }
             child = try ChildProcess.spawn(configuration)
         } catch {
             SystemCall.close(wakeup.read)
             SystemCall.close(wakeup.write)
-            if timer >= 0 { SystemCall.close(timer) }
             context.controlGroup?.remove()
             throw error
         }
-        self.timer = timer
+        state = Mutex(State(lastWrite: launchedAt))
         // The child is in its groups (it moved itself before exec).
         context.controlGroup?.closeProcsDescriptors()
         self.wakeup = wakeup
@@ -144,9 +140,11 @@ final class ProcessSupervisor: Sendable {
     deinit {
         SystemCall.close(wakeup.read)
         SystemCall.close(wakeup.write)
-        SystemCall.close(timer)
         child.closeDescriptors()
     }
+
+    /// The clock its times are on: its reactor's loop's.
+    var clock: any HostClock { reactor.loop.clock }
 
     /// Hands the process to the host's I/O reactor (``SupervisorReactor``), which reports to
     /// `delegate` until the process is reaped. The reactor holds the delegate until then, and no
@@ -156,7 +154,6 @@ final class ProcessSupervisor: Sendable {
     ///   the process is then killed and reaped, and its control groups removed.
     func start(delegate: any ProcessSupervisorDelegate) throws(SpawnError) {
         do {
-            let reactor = try SupervisorReactor.shared(for: context.executableName)
             try reactor.watch(SupervisedProcess(supervisor: self, delegate: delegate, reactor: reactor))
         } catch {
             abandonUnwatched()
@@ -216,7 +213,7 @@ final class ProcessSupervisor: Sendable {
             // Before the extension can read the request: it runs unthrottled from then on.
             if let group = context.controlGroup, group.cpuPath != nil {
                 group.liftIdleQuota()
-                state.lastWrite = .now
+                state.lastWrite = clock.now()
             }
             if state.outgoing.isEmpty {
                 let count = (try? line.withUnsafeBytes { try SystemCall.write(child.requestWriter, $0) }) ?? line.count
@@ -229,9 +226,8 @@ final class ProcessSupervisor: Sendable {
                 // plan read before this call was booked.
                 state.broughtForward = min(state.broughtForward ?? deadline, deadline)
                 if state.plannedWake.map({ deadline < $0 }) ?? true {
-                    // Due before the planned turn: bring the timer forward (no wake-up now).
-                    state.plannedWake = deadline
-                    wh_timer_arm(timer, Self.nanoseconds(until: deadline))
+                    // Due before the planned turn: bring the timer forward.
+                    setTimer(&state, for: deadline)
                 }
             }
             return (true, !state.outgoing.isEmpty)
@@ -241,10 +237,30 @@ final class ProcessSupervisor: Sendable {
         return written
     }
 
-    /// From now to `instant`, for the timer (0 when it has passed).
-    static func nanoseconds(until instant: ContinuousClock.Instant) -> Int64 {
-        let left = instant - .now
-        return left <= .zero ? 0 : left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+    /// Sets the process's timer on the loop for `deadline`, in place of the one set before
+    /// (under the state's lock).
+    func setTimer(_ state: inout State, for deadline: ContinuousClock.Instant) {
+        state.plannedWake = deadline
+        if let previous = state.plannedTimer { reactor.loop.cancel(previous) }
+        state.plannedTimer = reactor.loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            reactor.timerRang(self)
+        }
+    }
+
+    /// Cancels the process's timer (it exited: nothing to plan).
+    func cancelTimer() {
+        state.withLock { state in
+            if let timer = state.plannedTimer { reactor.loop.cancel(timer) }
+            state.plannedTimer = nil
+            state.plannedWake = nil
+        }
+    }
+
+    /// Whether its timer's moment has passed (it rang before the reactor armed the process).
+    var timerRangUnheard: Bool {
+        let now = clock.now()
+        return state.withLock { $0.plannedWake.map { $0 <= now } ?? false }
     }
 
     /// Asks the reactor for a turn of this process: to plan its timer again, flush output, or

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Every supervised process's I/O, as handlers on the host's one loop (``HostLoop``): each
-/// process's fd 4, stdout, stderr, pidfd, wake-up pipe, timer, control-group memory events and,
+/// process's fd 4, stdout, stderr, pidfd, wake-up pipe, control-group memory events and,
 /// while output waits, fd 3. However many extensions a host keeps warm (a daemon keeps a hundred),
 /// they cost no thread, stack or read buffer of their own; in the daemon the same thread serves
 /// the clients.
@@ -42,12 +42,23 @@ final class SupervisorReactor: Sendable {
     /// How long one process's turn may handle frames before it leaves the rest for its next turn.
     static let turnAllowance: Duration = .microseconds(500)
 
+    /// The reactors made so far, one per loop (the shared loop's first).
+    private static let reactors = Mutex<[ObjectIdentifier: SupervisorReactor]>([:])
     private static let current = Mutex<SupervisorReactor?>(nil)
 
-    /// The host's reactor, on the shared loop (made, and its thread started, on first use); a
-    /// failed attempt is tried again by the next launch.
-    /// - Throws: ``SpawnError`` naming epoll's reason when it cannot be set up.
-    static func shared(for executablePath: String) throws(SpawnError) -> SupervisorReactor {
+    /// The reactor on `loop` (made on first use), or the host's on the shared loop when `loop`
+    /// is nil (made, and its thread started, on first use); a failed attempt is tried again by
+    /// the next launch.
+    /// - Throws: ``SpawnError`` naming epoll's reason when the shared loop cannot be set up.
+    static func on(_ loop: HostLoop?, for executablePath: String) throws(SpawnError) -> SupervisorReactor {
+        if let loop {
+            return reactors.withLock { reactors in
+                if let reactor = reactors[ObjectIdentifier(loop)] { return reactor }
+                let reactor = SupervisorReactor(loop: loop)
+                reactors[ObjectIdentifier(loop)] = reactor
+                return reactor
+            }
+        }
         do {
             return try current.withLock { current throws(HostLoopError) -> SupervisorReactor in
                 if let current { return current }
@@ -67,6 +78,8 @@ final class SupervisorReactor: Sendable {
         var due: [SupervisedProcess] = []
         /// The read buffer every turn shares.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        /// The processes watched, by supervisor: whose timer rang.
+        var watched: [ObjectIdentifier: SupervisedProcess] = [:]
     }
     private let turns: LoopConfined<Turns>
     /// The reactor's wake-ups with something ready so far (as tests count them).
@@ -75,7 +88,7 @@ final class SupervisorReactor: Sendable {
     /// The host's reactor, if one was made (tests read its ``wakeups``).
     static var existing: SupervisorReactor? { current.withLock { $0 } }
 
-    private init(loop: HostLoop) {
+    init(loop: HostLoop) {
         self.loop = loop
         turns = LoopConfined(Turns(), to: loop)
         loop.afterEachWakeup { [self] in giveTurns() }
@@ -91,8 +104,8 @@ final class SupervisorReactor: Sendable {
     }
 
     /// Starts watching a spawned process (made for this reactor), from the launching thread. Its
-    /// first plan is made here, before any of its descriptors is registered; its handlers take
-    /// no turn until the loop has armed it (after every registration succeeded).
+    /// first plan is made here, before any of its descriptors is registered; its handlers and
+    /// its timer take no turn until the loop has armed it (after every registration succeeded).
     /// - Throws: ``SpawnError`` when a descriptor cannot join the epoll set (the kernel's epoll
     ///   limits): the launch fails, and the process is the caller's to end.
     func watch(_ process: SupervisedProcess) throws(SpawnError) {
@@ -100,13 +113,27 @@ final class SupervisorReactor: Sendable {
         let child = supervisor.child
         var descriptors: [(Int32, Roles)] = [
             (supervisor.wakeup.read, .wakeup), (child.responseReader, .responses), (child.stdoutReader, .stdout),
-            (child.stderrReader, .stderr), (supervisor.timer, .timer),
+            (child.stderrReader, .stderr),
         ]
         if child.exitDescriptor >= 0 { descriptors.append((child.exitDescriptor, .exit)) }
         if let events = supervisor.context.controlGroup?.memoryEvents, events >= 0 { descriptors.append((events, .memoryEvents)) }
         if supervisor.plan(process) { descriptors.append((child.requestWriter, .requests)) }
         guard register(descriptors, of: process) else { throw Self.watchFailure(supervisor.context.executableName) }
-        loop.execute { process.armed = true }
+        loop.execute { [self] in
+            process.armed = true
+            turns.value.watched[ObjectIdentifier(supervisor)] = process
+            // Its timer rang before it was armed: the turn it asked for.
+            if supervisor.timerRangUnheard { timerRang(supervisor) }
+        }
+    }
+
+    /// A process's timer rang (loop's thread): it takes a turn after this wake-up's other
+    /// timers, all in one batch (idle processes on the shared grid ring together).
+    func timerRang(_ supervisor: ProcessSupervisor) {
+        guard let process = turns.value.watched[ObjectIdentifier(supervisor)], process.armed else { return }
+        let first = turns.value.due.isEmpty
+        noteReady(process, .timer)
+        if first { loop.execute { [self] in giveTurns() } }
     }
 
     /// Registers `descriptors` of `process` (all or none).
@@ -157,6 +184,7 @@ final class SupervisorReactor: Sendable {
     func suspend(_ process: SupervisedProcess) {
         for (fd, _) in process.watching { loop.unregister(fd) }
         process.ready = []
+        process.armed = false
     }
 
     /// Puts back what ``suspend(_:)`` took out (loop's thread); what became ready meanwhile is
@@ -169,6 +197,7 @@ final class SupervisorReactor: Sendable {
             process.requestsWatched = false
             return false
         }
+        process.armed = true
         return true
     }
 
@@ -177,6 +206,9 @@ final class SupervisorReactor: Sendable {
         for (fd, _) in process.watching { loop.unregister(fd) }
         process.watching = []
         process.requestsWatched = false
+        process.armed = false
+        turns.value.watched[ObjectIdentifier(process.supervisor)] = nil
+        process.supervisor.cancelTimer()
     }
 
     /// One turn for each process with something ready, after the wake-up's handlers noted them.
@@ -200,7 +232,7 @@ final class SupervisorReactor: Sendable {
             process.supervisor.turns.add(1, ordering: .relaxed)
             process.supervisor.turn(process, ready: ready, buffer: buffer)
         }
-        if answered, let window { loop.keepPolling(until: .now + window) }
+        if answered, let window { loop.keepPolling(until: loop.clock.now() + window) }
     }
 }
 
@@ -227,6 +259,6 @@ final class SupervisedProcess: @unchecked Sendable {
     init(supervisor: ProcessSupervisor, delegate: any ProcessSupervisorDelegate, reactor: SupervisorReactor) {
         self.supervisor = supervisor
         self.reactor = reactor
-        loop = IOLoopState(delegate: delegate)
+        loop = IOLoopState(delegate: delegate, now: supervisor.clock.now())
     }
 }
