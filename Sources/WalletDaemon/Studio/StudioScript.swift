@@ -29,7 +29,7 @@ enum StudioScript {
     const Studio = (() => {
       const token = new URLSearchParams(location.search).get("token") || "";
       const screen = document.getElementById("screen");
-      const state = { session: null, nextId: 1, device: "iphone", roles: {}, art: {} };
+      const state = { session: null, nextId: 1, device: "iphone", roles: {}, art: {}, screenTurn: 0 };
 
       /// An element with attributes and children; strings become text nodes, never markup.
       function el(tag, attributes, ...children) {
@@ -110,8 +110,12 @@ enum StudioScript {
         return { backgroundImage: "url(data:image/png;base64," + entry.art.png + ")", backgroundSize: "cover" };
       }
 
+      // The last screen asked for wins: a screen whose data comes back after a newer one was
+      // asked for (home after a device switch, then "+" tapped at once) is not drawn.
       async function home() {
+        const turn = ++state.screenTurn;
         const passes = await rpc("passes.list", { device: state.device });
+        if (turn !== state.screenTurn) return;
         const list = passes.length === 0 ? [el("p", { class: "empty", text: "No cards yet. Tap + to add one." })]
           : passes.map((pass) => el("div", { class: "pass", "data-pass": pass.primaryAccountIdentifier, style: passArt(pass) },
               el("div", { class: "issuer", text: pass.issuer }),
@@ -123,8 +127,10 @@ enum StudioScript {
       }
 
       async function chooseIssuer() {
+        const turn = ++state.screenTurn;
         showBusy("Looking for apps\u2026");
         const found = await rpc("wallet.discover", { device: state.device });
+        if (turn !== state.screenTurn) return;
         const listed = found.issuers.filter((issuer) => issuer.listed);
         const absent = found.issuers.filter((issuer) => !issuer.listed);
         const timing = (issuer) => issuer.milliseconds === undefined ? "" : issuer.milliseconds.toFixed(1) + " ms of 100 ms";
