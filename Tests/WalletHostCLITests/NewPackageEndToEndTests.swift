@@ -87,24 +87,10 @@ struct NewPackageEndToEndTests {
 
     /// Runs `script` with `bash` in `directory`, with the built `wallet-host` first on `PATH`.
     static func shell(_ script: String, in directory: URL) throws -> (status: Int32, standardOutput: String, standardError: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = BuildProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let errorFile = TemporaryDirectory.uniqueURL(prefix: "wallet-host-new-stderr")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
+        let path = BuildProducts.directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try WalletHostCommand.runProcess(URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", script],
+                                                   workingDirectory: directory, environment: ["PATH": path])
+        return (run.status, run.standardOutput, run.standardError)
     }
 
     /// A loopback port nothing listens on now.

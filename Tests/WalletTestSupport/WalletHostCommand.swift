@@ -30,14 +30,25 @@ public enum WalletHostCommand {
     /// - Throws: When the executable cannot be started.
     public static func run(_ arguments: [String], launcher: [String] = [], workingDirectory: URL? = nil,
                            environment: [String: String?] = [:]) throws -> WalletHostRun {
-        let process = Process()
         if let executable = launcher.first {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = launcher.dropFirst() + [BuildProducts.walletHost.path] + arguments
-        } else {
-            process.executableURL = BuildProducts.walletHost
-            process.arguments = arguments
+            return try runProcess(URL(fileURLWithPath: executable),
+                                  arguments: launcher.dropFirst() + [BuildProducts.walletHost.path] + arguments,
+                                  workingDirectory: workingDirectory, environment: environment)
         }
+        return try runProcess(BuildProducts.walletHost, arguments: arguments, workingDirectory: workingDirectory,
+                              environment: environment)
+    }
+
+    /// Runs `executable` with `arguments` and no input, and waits for it: its status and output.
+    /// - Parameters:
+    ///   - workingDirectory: Where it runs (default: this process's working directory).
+    ///   - environment: Variables to set, or to remove (nil), in this process's environment.
+    /// - Throws: When the executable cannot be started.
+    public static func runProcess(_ executable: URL, arguments: [String], workingDirectory: URL? = nil,
+                                  environment: [String: String?] = [:]) throws -> WalletHostRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if !environment.isEmpty {
             var variables = ProcessInfo.processInfo.environment
