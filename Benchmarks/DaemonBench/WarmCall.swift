@@ -48,7 +48,7 @@ func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, w
     var throughDaemon: [Double] = []
     var clientCost: [Double] = []
     var clientCostAcross: [Double] = []
-    let cpuBefore = cpuNanoseconds(of: daemonPID)
+    let cpuBefore = CPUReading(of: daemonPID)
     for _ in 0..<calls {
         var started = ContinuousClock.now
         _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
@@ -65,7 +65,7 @@ func warmStatusCalls(appex: URL, socket: String, daemonPID: Int32, calls: Int, w
             clientCostAcross.append((ContinuousClock.now - started).milliseconds)
         }
     }
-    let cpuPerCall = Double(cpuNanoseconds(of: daemonPID) - cpuBefore) / Double(max(calls, 1)) / 1000
+    let cpuPerCall = Double(CPUReading(of: daemonPID).nanoseconds(since: cpuBefore)) / Double(max(calls, 1)) / 1000
     await runner.stop()
     return (inProcess, throughDaemon, clientCost, clientCostAcross, cpuPerCall)
 }
@@ -86,11 +86,36 @@ func cExtensionBundle(executable: String, in directory: URL) throws -> URL {
     return appex
 }
 
-/// The CPU time every thread of `pid` has run, in nanoseconds (`/proc/PID/task/*/schedstat`).
-func cpuNanoseconds(of pid: Int32) -> Int {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    return tasks.reduce(0) { total, task in
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
-        return total + (Int(text.split(separator: " ").first ?? "") ?? 0)
+/// The CPU time every thread of `pid` has run, each thread's in nanoseconds
+/// (`/proc/PID/task/TID/schedstat`), with the whole process's user and system time in clock
+/// ticks (`/proc/PID/stat`), which also counts threads that have exited.
+struct CPUReading {
+    var threads: [String: Int]
+    var processTicks: Int
+
+    init(of pid: Int32) {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var threads: [String: Int] = [:]
+        for task in tasks {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            if let nanoseconds = Int(text.split(separator: " ").first ?? "") { threads[task] = nanoseconds }
+        }
+        self.threads = threads
+        // Fields 14 and 15 (utime, stime) follow the command name's closing parenthesis.
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last.map { $0.split(separator: " ") } ?? []
+        processTicks = fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+    }
+
+    /// The CPU run since `earlier`, in nanoseconds. Summing every live thread's figure at both
+    /// readings went negative when a thread (a finished launch's watch thread) exited in between:
+    /// its time left the second sum. With the same threads at both readings the per-thread figures
+    /// are exact; otherwise the process's tick count (10 ms each) is the one that still holds.
+    func nanoseconds(since earlier: CPUReading) -> Int {
+        if Set(threads.keys) == Set(earlier.threads.keys) {
+            return threads.reduce(0) { $0 + $1.value - earlier.threads[$1.key, default: 0] }
+        }
+        let ticksPerSecond = max(Int(sysconf(Int32(_SC_CLK_TCK))), 1)
+        return (processTicks - earlier.processTicks) * (1_000_000_000 / ticksPerSecond)
     }
 }

@@ -185,9 +185,9 @@ func waitUntilWarm(_ daemon: Daemon, count: Int) async throws -> Double {
 /// The CPU `pid` uses with nothing to do, in milliseconds a second, over `seconds`.
 func idleCPUMillisecondsPerSecond(_ pid: Int32, seconds: Int = 3) async throws -> Double {
     try await Task.sleep(for: .milliseconds(500))
-    let before = cpuNanoseconds(of: pid)
+    let before = CPUReading(of: pid)
     try await Task.sleep(for: .seconds(seconds))
-    return Double(cpuNanoseconds(of: pid) - before) / 1e6 / Double(seconds)
+    return Double(CPUReading(of: pid).nanoseconds(since: before)) / 1e6 / Double(seconds)
 }
 
 if options.runs("issuers") {
