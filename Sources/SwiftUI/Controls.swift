@@ -72,6 +72,12 @@ public struct TextField<Label: View>: View, PrimitiveView {
         if renderer.environment.hasRoundedBorderFields { field.borderStyle = .roundedRect }
         let binding = text
         field.addAction(UIAction { [weak field] _ in binding.wrappedValue = field?.text ?? "" }, for: .editingChanged)
+        field.returnKeyType = renderer.environment.returnKeyType
+        let submitActions = renderer.environment.submitActions
+        if !submitActions.isEmpty {
+            // The field's own onSubmit first, then the ones around it.
+            field.addAction(UIAction { _ in for action in submitActions.reversed() { action() } }, for: .primaryActionTriggered)
+        }
         renderer.add(field)
     }
 }

@@ -32,6 +32,10 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var lineLimit: Int?
     /// True inside `.textFieldStyle(.roundedBorder)`.
     var hasRoundedBorderFields = false
+    /// The return key of the text fields inside (`.submitLabel`).
+    var returnKeyType = UIReturnKeyType.default
+    /// What the return key of a text field inside runs (`.onSubmit`), outermost first.
+    var submitActions: [() -> Void] = []
     /// The look of the buttons inside (`.buttonStyle`): `.borderedProminent` fills with the tint.
     var buttonLook: UIButton.Configuration.Look?
     /// The symbols' scale (`.imageScale`).

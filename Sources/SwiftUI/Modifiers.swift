@@ -160,8 +160,6 @@ extension View {
     public func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> Self { self }
     public func autocorrectionDisabled(_ disable: Bool = true) -> Self { self }
     public func disableAutocorrection(_ disable: Bool?) -> Self { self }
-    public func submitLabel(_ submitLabel: SubmitLabel) -> Self { self }
-    public func onSubmit(_ action: @escaping () -> Void) -> Self { self }
     public func navigationBarTitleDisplayMode(_ displayMode: NavigationBarItem.TitleDisplayMode) -> Self { self }
     public func navigationBarBackButtonHidden(_ hidesBackButton: Bool = true) -> Self { self }
     public func controlSize(_ controlSize: ControlSize) -> Self { self }
@@ -189,8 +187,39 @@ public struct TextInputAutocapitalization: Sendable {
 }
 /// The return key's label (`SubmitLabel`), kept.
 public struct SubmitLabel: Sendable {
-    public static let done = SubmitLabel(), go = SubmitLabel(), send = SubmitLabel(), next = SubmitLabel()
-    public static let `continue` = SubmitLabel(), search = SubmitLabel()
+    /// The return key it puts on the keyboard.
+    let returnKeyType: UIReturnKeyType
+    public static let done = SubmitLabel(returnKeyType: .done), go = SubmitLabel(returnKeyType: .go)
+    public static let send = SubmitLabel(returnKeyType: .send), next = SubmitLabel(returnKeyType: .next)
+    public static let `continue` = SubmitLabel(returnKeyType: .continue), search = SubmitLabel(returnKeyType: .search)
+    public static let join = SubmitLabel(returnKeyType: .join), route = SubmitLabel(returnKeyType: .route)
+    public static let `return` = SubmitLabel(returnKeyType: .default)
+}
+
+/// What submitting a field triggers (`SubmitTriggers`): text fields only, here.
+public struct SubmitTriggers: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The return key of a text or secure field.
+    public static let text = SubmitTriggers(rawValue: 1 << 0)
+    /// Search fields (none here).
+    public static let search = SubmitTriggers(rawValue: 1 << 1)
+}
+
+extension View {
+    /// Titles the return key of the text fields inside (on a screen with no button, the action
+    /// offered is titled so: "Done", "Go", ...).
+    public func submitLabel(_ submitLabel: SubmitLabel) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment { $0.returnKeyType = submitLabel.returnKeyType }
+    }
+
+    /// Runs `action` when the user presses the return key in a text field inside, after any
+    /// `onSubmit` nearer the field.
+    public func onSubmit(of triggers: SubmitTriggers = .text, _ action: @escaping () -> Void) -> ModifiedContent<Self, FormModifier> {
+        withEnvironment { environment in
+            if triggers.contains(.text) { environment.submitActions.append(action) }
+        }
+    }
 }
 /// Navigation bar items (`NavigationBarItem`).
 public enum NavigationBarItem {

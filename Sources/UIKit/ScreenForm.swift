@@ -15,6 +15,10 @@ import WalletWire
 ///   disabled button is offered too when the screen has fields, since filling them is what
 ///   enables a login button; if it is still disabled once the answer's values are in, the tap
 ///   does nothing, as on a device, and the screen is sent again.
+/// - a screen with fields and no button at all (a code screen that goes on by itself, a field
+///   whose return key submits) offers its last text field's return key as the action, titled
+///   as the keyboard titles it (`returnKeyType`: "Return", "Done", "Go", ...): choosing it
+///   presses that key once the values are in.
 ///
 /// A screen is busy while an activity indicator in it animates, and there is nothing to ask
 /// while it has neither an enabled button nor a field: neither is sent.
@@ -52,7 +56,14 @@ struct ScreenForm {
             let action = addAction(titled: button.title, isEnabled: button.isEnabled, button.tap)
             if let view = button.view { namesByView.actions[view] = action }
         }
+        if allButtons.isEmpty, let field = lastTextField {
+            returnKey = addAction(titled: field.returnKeyType.title, isEnabled: true) { field.pressReturn() }
+        }
     }
+
+    /// The action that presses the keyboard's return key, on a screen with fields and no button.
+    private(set) var returnKey: String?
+    private var lastTextField: UITextField?
 
     /// Ready to send: not busy, and an enabled button or a field to answer.
     var isReady: Bool { !isBusy && !actions.isEmpty && (!fields.isEmpty || buttons.values.contains { $0.isEnabled }) }
@@ -99,6 +110,7 @@ struct ScreenForm {
             let label = field.placeholder ?? field.accessibilityLabel ?? lastLabelText ?? name
             fields.append(UIPromptParams.Field(name: name, label: label, secure: field.isSecureTextEntry))
             textFields[name] = field
+            lastTextField = field
             namesByView.fields[ObjectIdentifier(field)] = name
         case let toggle as UISwitch:
             let label = toggle.accessibilityLabel ?? toggle.title ?? lastLabelText

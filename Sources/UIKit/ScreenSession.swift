@@ -146,7 +146,10 @@ package final class ScreenSession {
             var shown = root
             while let presented = shown.presentedViewController { shown = presented }
             shown.updateBeforeTap()
-            if let problem = ScreenForm(controller: shown).tap(response.action) { print("UIKit: \(problem)") }
+            let now = ScreenForm(controller: shown)
+            // A screen that went on by itself once its field was filled has no return key to press.
+            let wentOn = response.action == form.returnKey && now.returnKey != response.action
+            if !wentOn, let problem = now.tap(response.action) { print("UIKit: \(problem)") }
             scheduleLook()
         case .failure(let error):
             print("UIKit: screen \"\(form.prompt.title)\" could not be shown (\(error))"

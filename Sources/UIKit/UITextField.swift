@@ -75,6 +75,14 @@ open class UITextField: UIControl {
         delegate?.textFieldDidEndEditing(self)
         sendActions(for: .editingDidEnd)
     }
+
+    /// The keyboard's return key, as the user presses it in this field: the delegate's
+    /// `textFieldShouldReturn(_:)`, then, when it agrees, `.editingDidEndOnExit` and
+    /// `.primaryActionTriggered` (what a SwiftUI field's `onSubmit` runs on).
+    package func pressReturn() {
+        guard delegate?.textFieldShouldReturn(self) ?? true else { return }
+        sendActions(for: [.editingDidEndOnExit, .primaryActionTriggered])
+    }
 }
 
 /// What a text field tells its delegate (`UITextFieldDelegate`); every method is optional.
@@ -117,6 +125,22 @@ public enum UITextSpellCheckingType: Int, Sendable { case `default`, no, yes }
 /// The return key (`UIReturnKeyType`), kept.
 public enum UIReturnKeyType: Int, Sendable {
     case `default`, go, google, join, next, route, search, send, yahoo, done, emergencyCall, `continue`
+
+    /// The key's title on the keyboard, as the action a screen with no button offers.
+    package var title: String {
+        switch self {
+        case .default: "Return"
+        case .go: "Go"
+        case .google, .yahoo, .search: "Search"
+        case .join: "Join"
+        case .next: "Next"
+        case .route: "Route"
+        case .send: "Send"
+        case .done: "Done"
+        case .emergencyCall: "Emergency Call"
+        case .continue: "Continue"
+        }
+    }
 }
 
 /// What a field holds, for autofill (`UITextContentType`), kept.

@@ -215,4 +215,23 @@ struct StudioPageTests {
             #expect(try await page.evaluate("window.pwned === undefined") as? Bool == true)
         }
     }
+
+    /// A screen with a field and no button: its return key, which the tree has no view for, is
+    /// a key along the bottom, and Enter in the field presses it.
+    @Test func aScreenWithNoButtonAnswersWithItsReturnKey() async throws {
+        let daemon = try await DaemonProcess.withStudio()
+        try await Self.withStudio(daemon) { page in
+            let json = String(decoding: try JSONEncoder().encode(StudioScreenFixture.code), as: UTF8.self)
+            try await page.evaluate("Screen.prompt(\(json), (answer) => { window.__answer = answer; }); true")
+            try await page.waitFor("[data-drawn=tree] .keyboard-key[data-action=Go]")
+            try await page.type("123456", into: "[data-field=code]")
+            try await Self.keep(page, "tree-return-key")
+            try await page.evaluate("""
+                document.querySelector('[data-field=code]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); true
+                """)
+            let answer = try await page.evaluate("JSON.stringify(window.__answer)") as? String
+            let decoded = try JSONDecoder().decode(UIPromptResult.self, from: Data((answer ?? "{}").utf8))
+            #expect(decoded == UIPromptResult(action: "Go", values: ["code": "123456"]))
+        }
+    }
 }

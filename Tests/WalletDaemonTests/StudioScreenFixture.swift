@@ -38,3 +38,17 @@ enum StudioScreenFixture {
                               actions: ["Log In", "Cancel"], screen: ScreenTree(size: .init(width: 390, height: 844), root: root))
     }
 }
+
+extension StudioScreenFixture {
+    /// A one-time-code screen as the SDK sends it: a field and no button, so the form's one
+    /// action is the keyboard's return key ("Go"), which has no view in the tree.
+    static var code: UIPromptParams {
+        var field = ViewNode(kind: .textField, frame: .init(x: 20, y: 200, width: 350, height: 44))
+        field.placeholder = "Code"
+        field.field = "code"
+        var root = ViewNode(kind: .view, frame: .init(x: 0, y: 0, width: 390, height: 844))
+        root.children = [field]
+        return UIPromptParams(title: "Enter your code", fields: [.init(name: "code", label: "Code")], actions: ["Go"],
+                              screen: ScreenTree(size: .init(width: 390, height: 844), root: root))
+    }
+}

@@ -102,9 +102,26 @@ enum StudioScreenScript {
             el("button", { "data-action": action, class: index === 0 ? "preferred" : undefined, text: action })))));
       }
 
+      /// The actions the drawn screen has no view for, as keys along its bottom, so that every
+      /// action can be tapped. On a screen with no button at all the SDK offers the keyboard's
+      /// return key ("Return", "Go", "Done"): Enter in a field presses it.
+      function keys(drawn, params) {
+        const buttons = Array.from(drawn.querySelectorAll("[data-action]"), (button) => button.dataset.action);
+        const missing = (params.actions || []).filter((action) => !buttons.includes(action));
+        if (missing.length === 0) return;
+        const bar = el("div", { class: "keyboard-keys" }, missing.map((action) =>
+          el("button", { "data-action": action, class: "keyboard-key", text: action })));
+        drawn.append(bar);
+        if (buttons.length > 0) return;
+        drawn.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" && event.target.matches("input[data-field]")) bar.firstChild.click();
+        });
+      }
+
       /// Shows a `ui.prompt` and answers it once, with the tapped action and the fields' values.
       function prompt(params, reply) {
         const drawn = params.screen ? tree(params.screen) : form(params);
+        if (params.screen) keys(drawn, params);
         let answered = false;
         drawn.addEventListener("click", (event) => {
           const button = event.target.closest("[data-action]");

@@ -54,6 +54,10 @@ enum StudioStyle {
     .drawn .v-label { white-space: pre-wrap; overflow: hidden; display: flex; align-items: center; }
     .drawn button { border: 0; background: transparent; color: #007aff; font: inherit; cursor: pointer; padding: 0; }
     .drawn input { border: 1px solid #c7c7cc; border-radius: 6px; padding: 0 8px; font: inherit; background: #fff; }
+    .drawn .keyboard-keys { left: 0; right: 0; bottom: 0; height: 52px; background: #d1d4d9; display: flex;
+      justify-content: flex-end; align-items: center; gap: 6px; padding: 0 6px; }
+    .drawn .keyboard-key { position: static; background: #007aff; color: #fff; border-radius: 6px; height: 42px;
+      padding: 0 18px; font-weight: 600; }
     .spinner { margin: 200px auto 12px; width: 32px; height: 32px; border: 3px solid #c7c7cc; border-top-color: #007aff;
       border-radius: 50%; animation: spin 1s linear infinite; } @keyframes spin { to { transform: rotate(360deg); } }
     #panels { flex: 1; display: grid; gap: 16px; min-width: 420px; }
