@@ -40,9 +40,6 @@ extension View {
     public func edgesIgnoringSafeArea(_ edges: Edge.Set) -> Self { self }
     /// Extends into the safe areas `regions` of `edges`.
     public func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> Self { self }
-    /// A shadow behind the view.
-    public func shadow(color: Color = Color(red: 0, green: 0, blue: 0, opacity: 0.33), radius: CGFloat, x: CGFloat = 0,
-                       y: CGFloat = 0) -> Self { self }
     /// Brighter or darker.
     public func brightness(_ amount: Double) -> Self { self }
     /// Blurred.

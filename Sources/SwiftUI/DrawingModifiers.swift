@@ -155,4 +155,23 @@ extension View {
     public func offset(x: CGFloat = 0, y: CGFloat = 0) -> ModifiedContent<Self, FormModifier> {
         decorated { view, _ in view.offset = CGSize(width: view.offset.width + x, height: view.offset.height + y) }
     }
+
+    // MARK: Opacity and shadow
+
+    /// The view drawn at `opacity` (0 to 1), its content with it; at 0 it leaves the form too,
+    /// as an invisible view takes no taps.
+    public func opacity(_ opacity: Double) -> ModifiedContent<Self, FormModifier> {
+        decorated { view, _ in view.alpha *= CGFloat(max(0, min(1, opacity))) }
+    }
+
+    /// A shadow behind the view: `color`, blurred by `radius`, offset by `x` and `y` points.
+    public func shadow(color: Color = Color(red: 0, green: 0, blue: 0, opacity: 0.33), radius: CGFloat, x: CGFloat = 0,
+                       y: CGFloat = 0) -> ModifiedContent<Self, FormModifier> {
+        decorated { view, _ in
+            view.layer.shadowColor = color.uiColor.cgColor
+            view.layer.shadowOpacity = 1
+            view.layer.shadowRadius = radius
+            view.layer.shadowOffset = CGSize(width: x, height: y)
+        }
+    }
 }

@@ -44,6 +44,8 @@ public struct EnvironmentValues: @unchecked Sendable {
     var imageContentMode: ContentMode?
     /// What fills the shapes inside (`.fill`); the foreground colour when nil.
     var shapeFill: Color?
+    /// The gradient a shape inside is filled with (`.fill(LinearGradient(...))`).
+    var shapeGradient: LinearGradient?
     /// The outline of the shapes inside (`.stroke`).
     var shapeStroke: (color: Color, width: CGFloat)?
 

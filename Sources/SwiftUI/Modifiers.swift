@@ -153,7 +153,6 @@ extension View {
 
 /// Modifiers that change only how the screen looks: accepted, and the view is unchanged.
 extension View {
-    public func opacity(_ opacity: Double) -> Self { self }
     public func keyboardType(_ type: UIKeyboardType) -> Self { self }
     public func textContentType(_ textContentType: UITextContentType?) -> Self { self }
     public func autocapitalization(_ style: UITextAutocapitalizationType) -> Self { self }

@@ -16,14 +16,34 @@ extension ShapeStyle where Self == ForegroundStyle {
     public static var foreground: ForegroundStyle { ForegroundStyle() }
 }
 
-/// A linear gradient (`LinearGradient`): as a view, nothing on the form.
+/// A linear gradient (`LinearGradient`): as a view, nothing on the form; drawn as a gradient
+/// (its first colour where only a colour is drawn).
 public struct LinearGradient: ShapeStyle, View, PrimitiveView {
     public typealias Body = Never
     let colors: [Color]
-    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) { self.colors = colors }
-    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) { colors = gradient.colors }
-    /// Drawn as its first colour: the tree has no gradients.
-    func render(into renderer: inout Renderer) { (colors.first ?? .clear).render(into: &renderer) }
+    let startPoint: UnitPoint
+    let endPoint: UnitPoint
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.colors = colors
+        self.startPoint = startPoint
+        self.endPoint = endPoint
+    }
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(colors: gradient.colors, startPoint: startPoint, endPoint: endPoint)
+    }
+
+    func render(into renderer: inout Renderer) {
+        let view = FillView()
+        view.backgroundColor = (colors.first ?? .clear).uiColor
+        fill(view)
+        renderer.add(view)
+    }
+
+    /// Draws `view` filled with this gradient.
+    @MainActor func fill(_ view: UIView) {
+        view.setDrawnGradient(colors: colors.map(\.uiColor), start: CGPoint(x: startPoint.x, y: startPoint.y),
+                              end: CGPoint(x: endPoint.x, y: endPoint.y))
+    }
 }
 
 /// Colors for a gradient (`Gradient`).
@@ -78,7 +98,11 @@ public protocol Shape: View, Sendable where Body == Never {}
 extension Shape {
     /// The shape filled with `content`.
     public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> ModifiedContent<Self, FormModifier> {
-        withEnvironment { $0.shapeFill = (content as? Color) ?? $0.foregroundColor ?? .primary }
+        withEnvironment { environment in
+            let gradient = content as? LinearGradient
+            environment.shapeGradient = gradient
+            environment.shapeFill = (content as? Color) ?? gradient?.colors.first ?? environment.foregroundColor ?? .primary
+        }
     }
     /// The shape's outline in `content`.
     public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> ModifiedContent<Self, FormModifier> {
@@ -108,6 +132,7 @@ func renderShape(into renderer: inout Renderer, cornerRadius: CGFloat = 0, isRou
     }
     if environment.shapeStroke == nil || environment.shapeFill != nil {
         view.backgroundColor = (environment.shapeFill ?? environment.foregroundColor ?? .primary).uiColor
+        environment.shapeGradient?.fill(view)
     }
     view.layer.cornerRadius = cornerRadius
     view.isRound = isRound

@@ -75,12 +75,25 @@ struct ScreenTreeReader {
         let background = view.backgroundColor ?? view.layer.backgroundColor.map { UIColor(cgColor: $0) }
         if let background, background.alpha > 0 { node.backgroundColor = Self.hex(background) }
         if view.layer.cornerRadius > 0 { node.cornerRadius = Double(view.layer.cornerRadius) }
+        let opacity = Double(view.alpha) * Double(view.layer.opacity)
+        if opacity < 1 { node.opacity = max(0, opacity) }
+        node.shadow = Self.shadow(of: view.layer)
+        node.gradient = view.drawnGradient
         if view.layer.borderWidth > 0 {
             node.borderWidth = Double(view.layer.borderWidth)
             node.borderColor = Self.hex(view.layer.borderColor.map { UIColor(cgColor: $0) } ?? .black)
         }
         node.accessibilityLabel = view.accessibilityLabel
         node.accessibilityIdentifier = view.accessibilityIdentifier
+    }
+
+    /// The layer's shadow, with its opacity in the colour's alpha; nil while it is invisible.
+    static func shadow(of layer: CALayer) -> ViewNode.Shadow? {
+        guard layer.shadowOpacity > 0 else { return nil }
+        let color = layer.shadowColor.map { UIColor(cgColor: $0) } ?? .black
+        let faded = color.withAlphaComponent(color.alpha * CGFloat(min(layer.shadowOpacity, 1)))
+        return ViewNode.Shadow(color: hex(faded), radius: Double(layer.shadowRadius),
+                               x: Double(layer.shadowOffset.width), y: Double(layer.shadowOffset.height))
     }
 
     private func describe(_ label: UILabel, into node: inout ViewNode) {

@@ -56,6 +56,16 @@ open class UIView: UIResponder {
     /// What the drawn screen shows this plain view as (SwiftUI's shapes say `.shape`); nil for
     /// what the view's class says.
     package var drawnKind: ViewNode.Kind?
+    /// The gradient this view fills itself with (SwiftUI's `LinearGradient`), for the drawn screen.
+    package private(set) var drawnGradient: ViewNode.Gradient?
+
+    /// Fills the view with a linear gradient of `colors` from `start` to `end` (points in its
+    /// unit square), as the drawn screen shows it.
+    package func setDrawnGradient(colors: [UIColor], start: CGPoint, end: CGPoint) {
+        drawnGradient = ViewNode.Gradient(colors: colors.map(ScreenTreeReader.hex),
+                                          start: ViewNode.UnitPoint(x: Double(start.x), y: Double(start.y)),
+                                          end: ViewNode.UnitPoint(x: Double(end.x), y: Double(end.y)))
+    }
     /// The constraints added with ``addConstraint(_:)``.
     open private(set) var constraints: [NSLayoutConstraint] = []
 

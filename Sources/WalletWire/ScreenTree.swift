@@ -87,6 +87,44 @@ public struct ViewNode: Codable, Sendable, Hashable {
         }
     }
 
+    /// A shadow behind the view: its colour (`#RRGGBBAA`, the shadow's opacity in the alpha),
+    /// blur radius and offset in points.
+    public struct Shadow: Codable, Sendable, Hashable {
+        public var color: String
+        public var radius: Double
+        public var x: Double
+        public var y: Double
+        public init(color: String, radius: Double, x: Double, y: Double) {
+            self.color = color
+            self.radius = radius
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// A linear gradient filling the view: colours (`#RRGGBBAA`) evenly spaced from `start` to
+    /// `end`, points in the view's unit square (0,0 top left, 1,1 bottom right).
+    public struct Gradient: Codable, Sendable, Hashable {
+        public var colors: [String]
+        public var start: UnitPoint
+        public var end: UnitPoint
+        public init(colors: [String], start: UnitPoint, end: UnitPoint) {
+            self.colors = colors
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// A point in a view's unit square.
+    public struct UnitPoint: Codable, Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
     public var kind: Kind
     public var frame: Frame
     /// A label's or button's text, a text field's current text.
@@ -104,6 +142,11 @@ public struct ViewNode: Codable, Sendable, Hashable {
     public var borderWidth: Double?
     public var cornerRadius: Double?
     public var image: Image?
+    /// The view's opacity, 0 to 1 (its children drawn within it); absent means opaque.
+    public var opacity: Double?
+    public var shadow: Shadow?
+    /// A gradient drawn over the background colour.
+    public var gradient: Gradient?
     public var accessibilityLabel: String?
     public var accessibilityIdentifier: String?
     /// False for a disabled control; absent means enabled.

@@ -232,6 +232,13 @@ struct StudioPageTests {
             let answer = try await page.evaluate("JSON.stringify(window.__answer)") as? String
             let decoded = try JSONDecoder().decode(UIPromptResult.self, from: Data((answer ?? "{}").utf8))
             #expect(decoded == UIPromptResult(action: "Go", values: ["code": "123456"]))
+            // The card above the field: its gradient top to bottom, its shadow and its opacity.
+            let style = try await page.evaluate("""
+                (() => { const card = getComputedStyle(document.querySelector('[data-identifier=card]'));
+                  return [card.backgroundImage, card.boxShadow, card.opacity].join(" | "); })()
+                """) as? String
+            #expect(style == "linear-gradient(rgb(255, 59, 48), rgb(0, 122, 255)) | rgba(0, 0, 0, 0.2) 0px 4px 16px 0px | 0.5",
+                    "\(style ?? "")")
         }
     }
 }

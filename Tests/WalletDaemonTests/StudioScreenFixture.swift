@@ -46,8 +46,15 @@ extension StudioScreenFixture {
         var field = ViewNode(kind: .textField, frame: .init(x: 20, y: 200, width: 350, height: 44))
         field.placeholder = "Code"
         field.field = "code"
+        var card = ViewNode(kind: .shape, frame: .init(x: 45, y: 60, width: 300, height: 120))
+        card.accessibilityIdentifier = "card"
+        card.cornerRadius = 12
+        card.backgroundColor = "#FF3B30FF"
+        card.gradient = .init(colors: ["#FF3B30FF", "#007AFFFF"], start: .init(x: 0.5, y: 0), end: .init(x: 0.5, y: 1))
+        card.shadow = .init(color: "#00000033", radius: 8, x: 0, y: 4)
+        card.opacity = 0.5
         var root = ViewNode(kind: .view, frame: .init(x: 0, y: 0, width: 390, height: 844))
-        root.children = [field]
+        root.children = [card, field]
         return UIPromptParams(title: "Enter your code", fields: [.init(name: "code", label: "Code")], actions: ["Go"],
                               screen: ScreenTree(size: .init(width: 390, height: 844), root: root))
     }

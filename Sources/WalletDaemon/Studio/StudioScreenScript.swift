@@ -50,6 +50,7 @@ enum StudioScreenScript {
         if (color(node.textColor)) style.color = color(node.textColor);
         else if (node.kind === "button" && color(node.tintColor)) style.color = color(node.tintColor);
         if (node.cornerRadius) style.borderRadius = node.cornerRadius + "px";
+        decorate(style, node);
         if (node.borderWidth) style.border = node.borderWidth + "px solid " + (color(node.borderColor) || "#000");
         if (node.font) { style.fontSize = node.font.size + "px"; style.fontWeight = weights[node.font.weight] || 400; }
         const align = { left: "flex-start", center: "center", right: "flex-end" }[node.textAlignment];
@@ -65,6 +66,26 @@ enum StudioScreenScript {
           if (drawn) element.append(drawn);
         }
         return element;
+      }
+
+      const finite = (value) => typeof value === "number" && Number.isFinite(value);
+
+      /// Opacity, shadow and gradient, each only when its numbers are numbers.
+      function decorate(style, node) {
+        if (finite(node.opacity)) style.opacity = Math.max(0, Math.min(1, node.opacity));
+        const shadow = node.shadow;
+        if (shadow && color(shadow.color) && [shadow.x, shadow.y, shadow.radius].every(finite)) {
+          // A layer's shadow radius is about half of CSS's blur length.
+          style.boxShadow = shadow.x + "px " + shadow.y + "px " + Math.max(0, shadow.radius * 2) + "px " + color(shadow.color);
+        }
+        const gradient = node.gradient;
+        if (gradient && Array.isArray(gradient.colors) && gradient.start && gradient.end
+            && [gradient.start.x, gradient.start.y, gradient.end.x, gradient.end.y].every(finite)) {
+          const stops = gradient.colors.map(color).filter(Boolean);
+          // From start to end in the unit square (y down): CSS measures from "to top", clockwise.
+          const angle = Math.atan2(gradient.end.x - gradient.start.x, gradient.start.y - gradient.end.y) * 180 / Math.PI;
+          if (stops.length > 1) style.backgroundImage = "linear-gradient(" + angle.toFixed(1) + "deg, " + stops.join(", ") + ")";
+        }
       }
 
       function image(picture, inside) {
