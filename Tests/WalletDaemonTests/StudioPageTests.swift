@@ -126,6 +126,23 @@ struct StudioPageTests {
             let heading = try await page.evaluate("document.querySelector('[data-screen=issuers] h3').textContent") as? String
             #expect(heading == "From Apps on Your Watch")
             try await Self.keep(page, "watch-issuers")
+
+            // Adding to the Watch from the page: the cards land in the Watch's library, not the iPhone's.
+            try await page.tap("[data-issuer]")
+            try await page.tap("[data-screen=extension] [data-action='Use Face ID']")
+            try await page.tap("[data-screen=faceid] [data-action=Match]")
+            try await page.waitFor("[data-screen=outcome]", timeout: .seconds(60))
+            try await Self.keep(page, "watch-cards")
+            let added = try await page.evaluate("document.querySelector('[data-card] .ok').textContent") as? String
+            #expect(added == "Added to Apple Watch", "\(added ?? "nil")")
+            let onWatch = try await daemon.call("passes.list", .object(["device": .string("watch")]))
+            let onPhone = try await daemon.call("passes.list", .object(["device": .string("iphone")]))
+            guard case .array(let watchPasses) = onWatch, case .array(let phonePasses) = onPhone else {
+                Issue.record("passes.list: \(onWatch) \(onPhone)")
+                return
+            }
+            #expect(!watchPasses.isEmpty && watchPasses.allSatisfy { $0["deviceName"] != .string("iPhone") }, "\(onWatch)")
+            #expect(phonePasses.isEmpty, "nothing added to the iPhone: \(onPhone)")
         }
     }
 

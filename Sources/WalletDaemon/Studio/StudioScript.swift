@@ -176,7 +176,7 @@ enum StudioScript {
             entry && entry.art && /^[A-Za-z0-9+/=]+$/.test(entry.art.png || "")
               ? el("img", { class: "card-image", alt: card.title, src: "data:image/png;base64," + entry.art.png }) : null,
             el("div", { class: entry ? "card-title" : "card-art", "data-card-title": "", text: card.title + (suffix ? " \u2022\u2022\u2022\u2022 " + suffix : "") }),
-            el("div", { class: card.added ? "ok" : "late", text: card.added ? "Added to Wallet" : "Not added" }),
+            el("div", { class: card.added ? "ok" : "late", text: card.added ? (state.device === "watch" ? "Added to Apple Watch" : "Added to Wallet") : "Not added" }),
             el("ul", {}, facts.map((fact) => el("li", { text: fact }))));
         });
         const findings = (report.findings || []).map((finding) => el("li", { text: finding }));
