@@ -100,6 +100,25 @@ extension View {
         }
     }
 
+    /// The view at its ideal size on both axes, whatever it is offered (a text on one line).
+    public func fixedSize() -> ModifiedContent<Self, FormModifier> { fixedSize(horizontal: true, vertical: true) }
+
+    /// The view at its ideal size on the axes given (`fixedSize(horizontal: false, vertical:
+    /// true)`: a text wraps to the width offered and takes all the lines it needs).
+    public func fixedSize(horizontal: Bool, vertical: Bool) -> ModifiedContent<Self, FormModifier> {
+        wrappingEach { view, _ in FixedSizeLayoutView(wrapping: view, horizontal: horizontal, vertical: vertical) }
+    }
+
+    /// The order in which a stack sizes the view: a stack offers its higher-priority children
+    /// the space left first (keeping the lower ones' least sizes back); 0 by default.
+    public func layoutPriority(_ value: Double) -> ModifiedContent<Self, FormModifier> {
+        wrappingEach { view, _ in
+            let wrapper = view as? LayoutView ?? WrapperLayoutView(wrapping: view)
+            wrapper.layoutPriority = value
+            return wrapper
+        }
+    }
+
     /// `background` drawn behind the view, at its size.
     public func background<V: View>(_ background: V, alignment: Alignment = .center) -> ModifiedContent<Self, FormModifier> {
         decorated { view, renderer in

@@ -23,6 +23,8 @@ struct ProposedSize: Hashable {
 @MainActor
 class LayoutView: UIView {
     private var sizes: [ProposedSize: CGSize] = [:]
+    /// `.layoutPriority`: which children of a stack are sized first.
+    var layoutPriority: Double = 0
 
     /// The size this view takes for `proposal`, remembered for the layout pass.
     final func cachedSize(for proposal: ProposedSize) -> CGSize {
@@ -76,6 +78,9 @@ enum SwiftUILayout {
                           height: natural.height >= 0 ? natural.height : proposal.height ?? 10)
         }
     }
+
+    /// The view's `.layoutPriority` (0 unless set).
+    static func priority(of view: UIView) -> Double { (view as? LayoutView)?.layoutPriority ?? 0 }
 
     /// Puts `view` at `frame` (in its superview) and lays out its children.
     static func place(_ view: UIView, at frame: CGRect) {

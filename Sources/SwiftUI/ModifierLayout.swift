@@ -13,6 +13,13 @@ class WrapperLayoutView: LayoutView {
     func contentSize(for proposal: ProposedSize) -> CGSize {
         content.map { SwiftUILayout.size(of: $0, for: proposal) } ?? .zero
     }
+
+    /// The content's size, and the content placed in all of it (a wrapper that only carries a
+    /// priority).
+    override func size(for proposal: ProposedSize) -> CGSize { contentSize(for: proposal) }
+    override func placeChildren() {
+        if let content { SwiftUILayout.place(content, at: bounds) }
+    }
 }
 
 /// `.padding`: the content offered the proposal less the insets; the insets added around it.
@@ -41,6 +48,32 @@ final class PaddingLayoutView: WrapperLayoutView {
         let size = contentSize(for: ProposedSize(inner))
         SwiftUILayout.place(content, at: CGRect(x: insets.leading + (inner.width - size.width) / 2,
                                                 y: insets.top + (inner.height - size.height) / 2, width: size.width, height: size.height))
+    }
+}
+
+/// `.fixedSize`: the content offered nil (its ideal size) on the fixed axes, the proposal on
+/// the others, and taking that size whatever its parent offered.
+final class FixedSizeLayoutView: WrapperLayoutView {
+    let horizontal: Bool
+    let vertical: Bool
+
+    init(wrapping content: UIView, horizontal: Bool, vertical: Bool) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        super.init(wrapping: content)
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    private func inner(_ proposal: ProposedSize) -> ProposedSize {
+        ProposedSize(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height)
+    }
+
+    override func size(for proposal: ProposedSize) -> CGSize { contentSize(for: inner(proposal)) }
+
+    override func placeChildren() {
+        guard let content else { return }
+        SwiftUILayout.place(content, at: CGRect(origin: .zero, size: contentSize(for: inner(ProposedSize(bounds.size)))))
     }
 }
 

@@ -1,6 +1,7 @@
 /// A stack's layout (`HStack`, `VStack`, `ZStack`), as Apple documents it: the stack offers
 /// each child the space left, least flexible child first, divided equally among those not yet
-/// sized; spacing (8 pt unless given) goes between children; across the axis, children are
+/// sized, and higher `.layoutPriority` first (what the lower ones need at least is kept back
+/// for them); spacing (8 pt unless given) goes between children; across the axis, children are
 /// placed by the alignment. A ZStack offers every child its whole proposal and takes the
 /// largest size.
 final class StackLayoutView: LayoutView {
@@ -53,19 +54,24 @@ final class StackLayoutView: LayoutView {
         guard let available = isVertical ? proposal.height : proposal.width else {
             return children.map { SwiftUILayout.size(of: $0, for: self.proposal(along: nil, across: acrossProposal)) }
         }
-        let flexibility = children.map { child -> CGFloat in
-            let least = along(SwiftUILayout.size(of: child, for: self.proposal(along: 0, across: acrossProposal)))
-            let most = along(SwiftUILayout.size(of: child, for: self.proposal(along: .infinity, across: acrossProposal)))
-            return most - least
+        let least = children.map { along(SwiftUILayout.size(of: $0, for: self.proposal(along: 0, across: acrossProposal))) }
+        let flexibility = children.indices.map { index in
+            along(SwiftUILayout.size(of: children[index], for: self.proposal(along: .infinity, across: acrossProposal))) - least[index]
         }
+        let priorities = children.map(SwiftUILayout.priority(of:))
         var remaining = available - totalSpacing
         var sizes = Array(repeating: CGSize.zero, count: children.count)
-        var left = children.count
-        for index in children.indices.sorted(by: { flexibility[$0] < flexibility[$1] }) {
-            let offer = max(0, remaining / CGFloat(left))
-            sizes[index] = SwiftUILayout.size(of: children[index], for: self.proposal(along: offer, across: acrossProposal))
-            remaining -= along(sizes[index])
-            left -= 1
+        for priority in Set(priorities).sorted(by: >) {
+            let group = children.indices.filter { priorities[$0] == priority }
+            // The lower priorities' least sizes are kept back for them.
+            let keptBack = children.indices.filter { priorities[$0] < priority }.map { least[$0] }.reduce(0, +)
+            var left = group.count
+            for index in group.sorted(by: { flexibility[$0] < flexibility[$1] }) {
+                let offer = max(0, (remaining - keptBack) / CGFloat(left))
+                sizes[index] = SwiftUILayout.size(of: children[index], for: self.proposal(along: offer, across: acrossProposal))
+                remaining -= along(sizes[index])
+                left -= 1
+            }
         }
         return sizes
     }
