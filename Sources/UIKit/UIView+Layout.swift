@@ -48,3 +48,40 @@ open class UIScreen: NSObject {
     /// The screen in pixels.
     open var nativeBounds: CGRect { CGRect(x: 0, y: 0, width: bounds.width * scale, height: bounds.height * scale) }
 }
+
+extension UIView {
+    /// `point`, in this view's coordinates, in `view`'s (the screen's when nil: the window
+    /// fills the screen).
+    public func convert(_ point: CGPoint, to view: UIView?) -> CGPoint {
+        let here = originOnScreen, there = view?.originOnScreen ?? .zero
+        return CGPoint(x: point.x + here.x - there.x, y: point.y + here.y - there.y)
+    }
+
+    /// `point`, in `view`'s coordinates (the screen's when nil), in this view's.
+    public func convert(_ point: CGPoint, from view: UIView?) -> CGPoint {
+        let here = originOnScreen, there = view?.originOnScreen ?? .zero
+        return CGPoint(x: point.x + there.x - here.x, y: point.y + there.y - here.y)
+    }
+
+    /// `rect`, in this view's coordinates, in `view`'s (the screen's when nil).
+    public func convert(_ rect: CGRect, to view: UIView?) -> CGRect {
+        CGRect(origin: convert(rect.origin, to: view), size: rect.size)
+    }
+
+    /// `rect`, in `view`'s coordinates (the screen's when nil), in this view's.
+    public func convert(_ rect: CGRect, from view: UIView?) -> CGRect {
+        CGRect(origin: convert(rect.origin, from: view), size: rect.size)
+    }
+
+    /// Where this view's top left corner is on the screen: its frames' origins up to the root.
+    private var originOnScreen: CGPoint {
+        var point = CGPoint.zero
+        var view: UIView? = self
+        while let current = view {
+            point.x += current.frame.origin.x
+            point.y += current.frame.origin.y
+            view = current.superview
+        }
+        return point
+    }
+}
