@@ -78,13 +78,27 @@ struct ScreenTreeReader {
         let opacity = Double(view.alpha) * Double(view.layer.opacity)
         if opacity < 1 { node.opacity = max(0, opacity) }
         node.shadow = Self.shadow(of: view.layer)
-        node.gradient = view.drawnGradient
+        node.gradient = view.drawnGradient ?? Self.gradient(of: view.layer)
         if view.layer.borderWidth > 0 {
             node.borderWidth = Double(view.layer.borderWidth)
             node.borderColor = Self.hex(view.layer.borderColor.map { UIColor(cgColor: $0) } ?? .black)
         }
         node.accessibilityLabel = view.accessibilityLabel
         node.accessibilityIdentifier = view.accessibilityIdentifier
+    }
+
+    /// The first axial `CAGradientLayer` among the layer's sublayers, as the drawn gradient.
+    static func gradient(of layer: CALayer) -> ViewNode.Gradient? {
+        guard let gradient = layer.sublayers?.lazy.compactMap({ $0 as? CAGradientLayer }).first(where: { $0.type == .axial }) else {
+            return nil
+        }
+        let colors = (gradient.colors ?? []).compactMap { color -> String? in
+            guard let color = color as? CGColor else { return (color as? UIColor).map(hex) }
+            return hex(UIColor(cgColor: color))
+        }
+        guard colors.count > 1 else { return nil }
+        return ViewNode.Gradient(colors: colors, start: ViewNode.UnitPoint(x: Double(gradient.startPoint.x), y: Double(gradient.startPoint.y)),
+                                 end: ViewNode.UnitPoint(x: Double(gradient.endPoint.x), y: Double(gradient.endPoint.y)))
     }
 
     /// The layer's shadow, with its opacity in the colour's alpha; nil while it is invisible.

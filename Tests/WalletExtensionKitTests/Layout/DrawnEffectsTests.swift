@@ -57,4 +57,26 @@ struct DrawnEffectsTests {
         let drawnPlain = try #require(screen.nodes.first { $0.frame.width == 10 && $0.frame.height == 10 }?.node)
         #expect(drawnPlain.opacity == nil && drawnPlain.shadow == nil && drawnPlain.gradient == nil, "an opaque plain view says nothing")
     }
+
+    @Test("UIKit: a CAGradientLayer sublayer is the view's gradient, left to right as its points say")
+    func gradientLayer() throws {
+        let controller = UIViewController()
+        let banner = UIView(frame: CGRect(x: 0, y: 100, width: 390, height: 120))
+        let gradient = CAGradientLayer()
+        gradient.colors = [UIColor.systemGreen.cgColor, UIColor.systemBlue.cgColor]
+        gradient.startPoint = CGPoint(x: 0, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 0.5)
+        gradient.frame = banner.bounds
+        banner.layer.insertSublayer(gradient, at: 0)
+        #expect(gradient.superlayer === banner.layer && banner.layer.sublayers?.count == 1)
+        controller.view.addSubview(banner)
+        controller.view.addSubview(UIButton(primaryAction: UIAction(title: "Continue") { _ in }))
+        let screen = try DrawnScreen(presenting: controller)
+        let drawn = try #require(screen.nodes.first { $0.frame.width == 390 && $0.frame.height == 120 }?.node)
+        #expect(drawn.gradient == ViewNode.Gradient(colors: [ScreenTreeReader.hex(.systemGreen), ScreenTreeReader.hex(.systemBlue)],
+                                                    start: .init(x: 0, y: 0.5), end: .init(x: 1, y: 0.5)))
+        gradient.removeFromSuperlayer()
+        #expect(banner.layer.sublayers?.isEmpty == true && gradient.superlayer == nil)
+    }
 }
+
