@@ -5,7 +5,8 @@ import WalletWire
 
 /// The `add-card --html` page: Wallet's screens as the run went. The "From Apps on Your iPhone"
 /// list with each absent issuer's reason, the authorization form as the UI extension described
-/// it (secure values masked) with the answers, each offered entry's card art at Wallet's aspect
+/// it (secure values masked) with the answers, drawn as it was laid out when the extension sent
+/// its screen, each offered entry's card art at Wallet's aspect
 /// ratio with its title and suffix, and the result per card, then the timed steps.
 public struct AddCardPage: Sendable {
     public var report: FlowReport
@@ -74,6 +75,11 @@ public struct AddCardPage: Sendable {
             switch exchange {
             case .prompt(let prompt, let answer):
                 html += "<div class=\"screen\" data-screen=\"prompt\"><h3>\(HTMLPage.escape(prompt.title))</h3>"
+                if let tree = prompt.screen {
+                    let drawn = DrawnScreenHTML(tree: tree, values: answer?.values ?? [:],
+                                                secureFields: Set(prompt.fields.filter(\.secure).map(\.name)), chosenAction: answer?.action)
+                    html += drawn.render()
+                }
                 if let message = prompt.message { html += "<p>\(HTMLPage.escape(message))</p>" }
                 for field in prompt.fields {
                     let value = answer?.values[field.name].map { field.secure ? String(repeating: "•", count: $0.count) : $0 } ?? ""

@@ -104,6 +104,15 @@ public struct HTMLPage: Sendable {
         .screen { display: inline-block; vertical-align: top; width: 300px; margin: 0 14px 14px 0; border: 1px solid #d1d1d6; border-radius: 22px; padding: 14px; background: #fff; }
         .screen h3 { margin: 0 0 8px; font-size: 14px; } .card { aspect-ratio: 1536 / 969; width: 100%; border-radius: 10px; object-fit: cover; background: #d1d1d6; }
         .screen figure { margin: 0 0 12px; } .screen figcaption { margin-top: 4px; }
+        .drawn-screen { position: relative; overflow: hidden; border: 1px solid #d1d1d6; border-radius: 16px; background: #fff; margin-bottom: 8px; }
+        .drawn-root { position: absolute; left: 0; top: 0; transform-origin: 0 0; font: 17px -apple-system, system-ui, sans-serif; }
+        .drawn-root div { position: absolute; box-sizing: border-box; overflow: hidden; white-space: pre-wrap; }
+        .drawn-root [data-kind=button] { display: flex; align-items: center; justify-content: center; color: #007aff; }
+        .drawn-root [data-chosen] { outline: 3px solid #ff9500; outline-offset: 2px; overflow: visible; }
+        .drawn-root [data-kind=textField] { display: flex; align-items: center; padding: 0 8px; }
+        .drawn-root [data-kind=label] { display: flex; align-items: center; }
+        .drawn-root [data-kind=toggle] { border-radius: 16px; background: #e9e9eb; } .drawn-root [data-on=true] { background: #34c759; }
+        .drawn-root .placeholder { color: #c7c7cc; } .drawn-root img { width: 100%; height: 100%; object-fit: contain; }
         .picked b { color: #0a84ff; } .tag { font-size: 11px; background: #0a84ff; color: #fff; border-radius: 6px; padding: 1px 6px; }
         pre.notes { white-space: pre-wrap; font-size: 12px; margin: 0; }
         .muted { color: #6e6e73; } code { font-size: 12px; }
