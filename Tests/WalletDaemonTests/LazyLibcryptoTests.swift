@@ -26,7 +26,9 @@ struct LazyLibcryptoTests {
     @Test func theDaemonMapsLibcryptoOnlyOnceAProvisioningCallNeedsIt() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
-        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        // What is mapped is the point, not Wallet's 100 ms: a cold status on a loaded 2-core machine
+        // (launch and handshake included) can miss it, and the call would fail for that alone.
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--deadline", "status=2s"]).waitUntilServing()
         #expect(try Self.mappedLibcrypto(daemon.pid).isEmpty, "a daemon that has done no provisioning crypto")
         let status = try WalletHostCommand.run(["call", appex, "status", "--json", "--state", daemon.state.path])
         #expect(status.status == 0, "\(status.standardError)")
