@@ -258,4 +258,28 @@ struct StudioPageTests {
                     "\(style ?? "")")
         }
     }
+
+    /// The conformance panel: Run on an extension that writes a garbage line runs the daemon's
+    /// battery, shows its lines as they come, then each check; the failed one with its evidence.
+    @Test func theConformancePanelRunsTheBatteryAndShowsEachCheck() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        try ExampleBundles.setMode("garbage-line", appex: apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex"))
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--http", "127.0.0.1:0"]).waitUntilServing()
+        try await Self.withStudio(daemon) { page in
+            try await page.tap("[data-conform='com.example.testhelper.TestHelperExt']")
+            try await page.waitFor("[data-conform-verdict]", timeout: .seconds(120))
+            try await Self.keep(page, "conformance")
+            #expect(try await page.evaluate("document.querySelector('[data-conform-verdict]').dataset.conformVerdict") as? String == "failed")
+            let passed = try await page.evaluate("document.querySelectorAll('[data-check][data-status=passed]').length") as? Int ?? 0
+            let failed = try await page.evaluate("""
+                Array.from(document.querySelectorAll('[data-check][data-status=failed]'), (check) => check.dataset.check + ': ' + check.textContent).join('\\n')
+                """) as? String ?? ""
+            #expect(passed > 3, "the checks that hold are listed too")
+            #expect(failed.contains("protocol"), "the fd 4 check fails, with its evidence: \(failed)")
+            let log = try await page.evaluate("document.getElementById('conform-log').textContent") as? String ?? ""
+            #expect(log.contains("TestHelperExt"), "the battery's lines as they came: \(log.prefix(300))")
+            #expect(try await page.evaluate("document.querySelector('[data-conform]').disabled") as? Bool == false, "Run again once done")
+        }
+    }
 }
+

@@ -28,11 +28,13 @@ enum StudioPage {
           <div id="panels">
             <section><h2>Extension processes</h2><table id="processes"><thead><tr><th>extension</th><th>pid</th>
               <th>footprint</th><th>CPU</th><th>calls</th></tr></thead><tbody></tbody></table></section>
+            <section><h2>Conformance <small>each extension against Wallet's rules</small></h2><ol id="conform-targets"></ol>
+              <div id="conform-log" class="conform-log"></div><div id="conform-result"></div></section>
             <section><h2>Events <small>each call against its deadline</small></h2><ol id="events" class="feed"></ol></section>
             <section><h2>stderr and os_log <small>newest first</small></h2><ol id="output" class="feed"></ol></section>
           </div>
         </main>
-        <script nonce="\(nonce)">\(StudioScript.javascript)\(StudioScreenScript.javascript)</script>
+        <script nonce="\(nonce)">\(StudioScript.javascript)\(StudioScreenScript.javascript)\(StudioConformScript.javascript)</script>
         </body>
         </html>
         """

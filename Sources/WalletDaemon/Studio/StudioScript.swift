@@ -84,6 +84,7 @@ enum StudioScript {
       function received(message) {
         if (message.method === "events.event") return Panels.event(message.params);
         if (message.method === "studio.output") return Panels.output(message.params);
+        if (message.method === "conform.report") return Conformance.line(message.params.text);
         if (message.method === "wallet.transcript") return setStatus(message.params.line);
         if (message.method === "studio.entries") { for (const entry of message.params.entries) state.art[entry.identifier] = entry; return; }
         if (message.id !== undefined && message.method === "ui.prompt") {
@@ -215,6 +216,7 @@ enum StudioScript {
         try {
           const apps = await rpc("apps.list", {});
           for (const app of apps.apps) for (const extension of app.extensions) state.roles[extension.bundleIdentifier] = extension.role;
+          Conformance.list(apps.apps);
         } catch (error) { setStatus(String(error.message)); }
         Panels.start();
         await home();

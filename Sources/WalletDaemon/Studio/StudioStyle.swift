@@ -54,6 +54,12 @@ enum StudioStyle {
     .drawn .v-label { white-space: pre-wrap; overflow: hidden; display: flex; align-items: center; }
     .drawn button { border: 0; background: transparent; color: #007aff; font: inherit; cursor: pointer; padding: 0; }
     .drawn input { border: 1px solid #c7c7cc; border-radius: 6px; padding: 0 8px; font: inherit; background: #fff; }
+    #conform-targets { list-style: none; padding: 0; margin: 0 0 8px; } #conform-targets li { margin: 4px 0; }
+    #conform-targets button { border: 0; border-radius: 6px; background: #007aff; color: #fff; padding: 2px 10px; cursor: pointer; }
+    #conform-targets button:disabled { background: #c7c7cc; cursor: default; }
+    .conform-log { font: 11px ui-monospace, monospace; max-height: 120px; overflow: auto; white-space: pre-wrap; color: #3c3c43; }
+    .checks { padding-left: 18px; margin: 4px 0; } .checks [data-status=failed] b { color: #ff3b30; } .checks [data-status=passed] b { color: #34c759; }
+    .checks .evidence { font-size: 12px; color: #6c6c70; }
     .drawn .keyboard-keys { left: 0; right: 0; bottom: 0; height: 52px; background: #d1d4d9; display: flex;
       justify-content: flex-end; align-items: center; gap: 6px; padding: 0 6px; }
     .drawn .keyboard-key { position: static; background: #007aff; color: #fff; border-radius: 6px; height: 42px;
