@@ -96,14 +96,17 @@ struct ScreenTreeReader {
             guard let color = color as? CGColor else { return (color as? UIColor).map(hex) }
             return hex(UIColor(cgColor: color))
         }
-        guard colors.count > 1 else { return nil }
+        let points = [gradient.startPoint.x, gradient.startPoint.y, gradient.endPoint.x, gradient.endPoint.y]
+        guard colors.count > 1, points.allSatisfy(\.isFinite) else { return nil }
         return ViewNode.Gradient(colors: colors, start: ViewNode.UnitPoint(x: Double(gradient.startPoint.x), y: Double(gradient.startPoint.y)),
                                  end: ViewNode.UnitPoint(x: Double(gradient.endPoint.x), y: Double(gradient.endPoint.y)))
     }
 
     /// The layer's shadow, with its opacity in the colour's alpha; nil while it is invisible.
     static func shadow(of layer: CALayer) -> ViewNode.Shadow? {
-        guard layer.shadowOpacity > 0 else { return nil }
+        // A NaN or infinite number would make the whole prompt unencodable: no shadow then.
+        guard layer.shadowOpacity > 0, layer.shadowRadius.isFinite, layer.shadowOffset.width.isFinite,
+              layer.shadowOffset.height.isFinite else { return nil }
         let color = layer.shadowColor.map { UIColor(cgColor: $0) } ?? .black
         let faded = color.withAlphaComponent(color.alpha * CGFloat(min(layer.shadowOpacity, 1)))
         return ViewNode.Shadow(color: hex(faded), radius: Double(layer.shadowRadius),
@@ -172,7 +175,9 @@ struct ScreenTreeReader {
     }
 
     /// Points to 1/100: frames from estimated text need no more, and the JSON stays short.
-    private static func rounded(_ value: CGFloat) -> Double { (Double(value) * 100).rounded() / 100 }
+    /// A non-finite length (a view laid out with `.infinity`) is 0: JSON has no NaN or infinity,
+    /// and one such number would make the whole prompt unencodable.
+    private static func rounded(_ value: CGFloat) -> Double { value.isFinite ? (Double(value) * 100).rounded() / 100 : 0 }
 
     /// `#RRGGBBAA`.
     static func hex(_ color: UIColor) -> String {

@@ -62,6 +62,7 @@ open class UIView: UIResponder {
     /// Fills the view with a linear gradient of `colors` from `start` to `end` (points in its
     /// unit square), as the drawn screen shows it.
     package func setDrawnGradient(colors: [UIColor], start: CGPoint, end: CGPoint) {
+        guard [start.x, start.y, end.x, end.y].allSatisfy(\.isFinite) else { return }
         drawnGradient = ViewNode.Gradient(colors: colors.map(ScreenTreeReader.hex),
                                           start: ViewNode.UnitPoint(x: Double(start.x), y: Double(start.y)),
                                           end: ViewNode.UnitPoint(x: Double(end.x), y: Double(end.y)))

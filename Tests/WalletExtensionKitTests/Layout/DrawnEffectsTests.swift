@@ -78,5 +78,23 @@ struct DrawnEffectsTests {
         gradient.removeFromSuperlayer()
         #expect(banner.layer.sublayers?.isEmpty == true && gradient.superlayer == nil)
     }
+
+    @Test("non-finite numbers never reach the tree: it still encodes as JSON")
+    func nonFiniteNumbers() throws {
+        let controller = UIViewController()
+        let odd = UIView(frame: CGRect(x: CGFloat.nan, y: 10, width: CGFloat.infinity, height: 20))
+        odd.layer.shadowOpacity = 1
+        odd.layer.shadowRadius = .nan
+        let gradient = CAGradientLayer()
+        gradient.colors = [UIColor.red.cgColor, UIColor.blue.cgColor]
+        gradient.endPoint = CGPoint(x: CGFloat.infinity, y: 1)
+        odd.layer.addSublayer(gradient)
+        controller.view.addSubview(odd)
+        controller.view.addSubview(UIButton(primaryAction: UIAction(title: "Continue") { _ in }))
+        let screen = try DrawnScreen(reading: controller)
+        _ = try JSONEncoder().encode(screen.tree)
+        let node = try #require(screen.nodes.first { $0.node.frame.y == 10 && $0.node.frame.height == 20 }?.node)
+        #expect(node.frame.x == 0 && node.frame.width == 0 && node.shadow == nil && node.gradient == nil)
+    }
 }
 
