@@ -23,6 +23,8 @@ enum ExtensionCallMethod {
         var deadlineMs: Double?
         /// Also answer the human transcript.
         var transcript: Bool?
+        /// Answer the outcome as typed members in place of the report.
+        var outcome: Bool?
 
         /// The params from a flat plain object (``WireCodec/plainParams(from:)``), as
         /// `JSONDecoder` reads them; nil when the members are not of the plain types (method
@@ -46,11 +48,17 @@ enum ExtensionCallMethod {
             case .bool(let wanted)?: transcript = wanted
             default: return nil
             }
+            switch members["outcome"] {
+            case nil, .null?: outcome = nil
+            case .bool(let wanted)?: outcome = wanted
+            default: return nil
+            }
         }
     }
 
     struct Answer<Report: Encodable & Sendable>: Encodable, Sendable {
-        var report: Report
+        var report: Report?
+        var outcome: DaemonAPI.CallOutcomeRecord?
         var transcript: String?
         var succeeded: Bool
     }
@@ -124,7 +132,7 @@ enum ExtensionCallMethod {
             lateNote = CallReport.lateNote(event)
         }
         // The call's connections through the egress proxy, for the transcript (as `wallet-host call` prints them).
-        let network = params.transcript == true && outcome.pid != nil
+        let network = (params.transcript == true || params.outcome == true) && outcome.pid != nil
             ? hub.events(from: from) { $0.kind == .networkConnection && $0.pid == outcome.pid }.map { "network: \($0.message)" } : []
         return answer(outcome, runner: runner, params: params, lateNote: lateNote, verification: verification,
                       networkLines: network)
@@ -137,15 +145,22 @@ enum ExtensionCallMethod {
         let shownDeadline = outcome.deadline
         let succeeded: Bool
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
+        // Card art goes to the device's state directory, as `wallet-host call` in process writes it.
+        let artDirectory = params.transcript == true || params.outcome == true
+            ? (runner.configuration.services as? DeviceServices)?.device.state.url.appendingPathComponent("art") : nil
         var transcript: String?
         if params.transcript == true {
-            // Card art goes to the device's state directory, as `wallet-host call` in process writes it.
-            let artDirectory = (runner.configuration.services as? DeviceServices)?.device.state.url.appendingPathComponent("art")
             transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
                                           lateNote: lateNote, artDirectory: artDirectory)
             if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
             for line in networkLines { transcript! += "\n" + line }
+        }
+        if params.outcome == true {
+            let record = DaemonAPI.CallOutcomeRecord(outcome, executable: runner.descriptor.executableName, lateNote: lateNote,
+                                                     verification: verification, network: networkLines,
+                                                     artDirectory: artDirectory?.path)
+            return Answer<JSONValue>(report: nil, outcome: record, transcript: transcript, succeeded: succeeded)
         }
         let answer = { @Sendable [transcript] () -> any Encodable & Sendable in
             Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,

@@ -1,0 +1,106 @@
+import Foundation
+import Wallet
+import WalletHostRuntime
+import WalletWire
+
+extension DaemonAPI {
+    /// `extension.call`'s answer to `outcome: true`: the call's outcome as typed members, with
+    /// what a client needs to render the report itself as `wallet-host call` does in process
+    /// (the command renders both routes with the same code). Milliseconds are not rounded here:
+    /// the renderer rounds them as the report does.
+    public struct CallOutcomeRecord: Codable, Sendable {
+        /// An error's kind, code, message and `data`, and what else the host saw during the call.
+        public struct Failure: Codable, Sendable {
+            public var kind: ExtensionCallError.Kind
+            public var code: Int
+            public var message: String
+            public var data: JSONValue?
+            public var protocolViolations: [ProtocolViolation]
+            public var stderrTail: [String]
+            /// The exit status, when the process exited during the call.
+            public var exitCode: Int32?
+            /// The signal number, when the process was killed during the call.
+            public var signal: Int32?
+            public var peakFootprintBytes: Int?
+        }
+
+        public var method: String
+        /// The result as JSON, when the call succeeded.
+        public var result: JSONValue?
+        public var failure: Failure?
+        public var launchMs: Double?
+        public var launchedProcess: Bool
+        public var callMs: Double
+        public var totalMs: Double
+        public var peakFootprintBytes: Int?
+        public var pid: Int32?
+        public var sandboxed: Bool?
+        public var unsandboxedReason: String?
+        public var deadlineMs: Double?
+        /// The extension's executable, as the report names its process (`TestHelperExt[4243]`).
+        public var executable: String
+        /// How a call that missed its deadline ended, after the hang grace.
+        public var lateNote: String?
+        /// For `generateAddPaymentPassRequest`: what the host made of the payload.
+        public var verification: PassDataVerification?
+        /// The call's connections through the egress proxy (`network: …` lines).
+        public var network: [String]
+        /// Where the daemon's device keeps card art (`<state>/art`), for the report's art files.
+        public var artDirectory: String?
+
+        /// The record of `outcome`, as the daemon answers it.
+        public init(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, lateNote: String?,
+                    verification: PassDataVerification?, network: [String], artDirectory: String?) {
+            method = outcome.method
+            switch outcome.result {
+            case .success(let value):
+                result = (try? JSONValue(encoding: value)) ?? .null
+            case .failure(let error):
+                let diagnostics = error.diagnostics
+                var failure = Failure(kind: error.kind, code: error.code, message: error.message, data: error.data,
+                                      protocolViolations: diagnostics.protocolViolations, stderrTail: diagnostics.stderrTail,
+                                      peakFootprintBytes: diagnostics.peakFootprintBytes)
+                switch diagnostics.termination {
+                case .exited(let code)?: failure.exitCode = code
+                case .signaled(let signal)?: failure.signal = signal
+                case nil: break
+                }
+                self.failure = failure
+            }
+            launchMs = outcome.launchMilliseconds
+            launchedProcess = outcome.launchedProcess
+            callMs = outcome.callMilliseconds
+            totalMs = outcome.totalMilliseconds
+            peakFootprintBytes = outcome.peakFootprintBytes
+            pid = outcome.pid
+            sandboxed = outcome.sandboxed
+            unsandboxedReason = outcome.unsandboxedReason
+            deadlineMs = outcome.deadline?.milliseconds
+            self.executable = executable
+            self.lateNote = lateNote
+            self.verification = verification
+            self.network = network
+            self.artDirectory = artDirectory
+        }
+
+        /// The outcome again, its result a `JSONValue` (which a report renders as the typed value it was).
+        public var outcome: CallOutcome<any Encodable & Sendable> {
+            let settled: Result<any Encodable & Sendable, ExtensionCallError>
+            if let failure {
+                var termination: TerminationStatus?
+                if let code = failure.exitCode { termination = .exited(code) }
+                if let signal = failure.signal { termination = .signaled(signal) }
+                let diagnostics = CallDiagnostics(protocolViolations: failure.protocolViolations, stderrTail: failure.stderrTail,
+                                                  termination: termination, peakFootprintBytes: failure.peakFootprintBytes)
+                settled = .failure(ExtensionCallError(failure.kind, code: failure.code, message: failure.message, data: failure.data,
+                                                      diagnostics: diagnostics))
+            } else {
+                settled = .success(result ?? .null)
+            }
+            return CallOutcome(method: method, result: settled, launchMilliseconds: launchMs, launchedProcess: launchedProcess,
+                               callMilliseconds: callMs, totalMilliseconds: totalMs, peakFootprintBytes: peakFootprintBytes, pid: pid,
+                               sandboxed: sandboxed, unsandboxedReason: unsandboxedReason,
+                               deadline: deadlineMs.flatMap(DurationText.milliseconds))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ConformanceEngine
+import Foundation
+import Wallet
+import WalletDaemonClient
+import WalletHostRuntime
+import WalletWire
+
+/// The commands' operations on the daemon serving the state directory (or the one `--connect`
+/// names): its warm extensions, its device, its limits. The daemon answers typed results
+/// (the call's outcome, the flow's report, the conformance reports), which the commands render
+/// as they render an in-process run.
+struct DaemonSession: HostSession {
+    let client: DaemonClient
+
+    func call(_ request: CallRequest) async throws -> CallSessionResult {
+        let params = DaemonAPI.ExtensionCallParams(appex: request.appex.standardizedFileURL.path, method: request.method,
+                                                   params: request.params, deadlineMs: request.deadline?.milliseconds, outcome: true)
+        let point = ExtensionPointRegistry.wallet.points.first { $0.method(named: request.method) != nil }
+        let progress = CallProgress(method: request.method, executable: request.appex.deletingPathExtension().lastPathComponent,
+                                    deadline: request.deadline ?? point?.method(named: request.method)?.deadline)
+        let answer = try await progress.reporting { try await DaemonRoute.call(client, DaemonMethods.extensionCall, params) }
+        guard let record = answer.outcome else {
+            throw CommandFailure("the daemon answered extension.call without the outcome: it predates this wallet-host")
+        }
+        return CallSessionResult(outcome: record.outcome, executable: record.executable, lateNote: record.lateNote,
+                                 verification: record.verification, networkLines: record.network,
+                                 artDirectory: record.artDirectory.map { URL(fileURLWithPath: $0) })
+    }
+
+    /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications;
+    /// the UI extension's prompts arrive as requests and are answered here, by the request's
+    /// user agent. With `--interactive` and no issuer, Wallet's list is asked here first.
+    func addCard(_ request: AddCardRequest) async throws -> AddCardSessionResult {
+        var options = request.options
+        if options.issuer == nil, let chooser = request.user.chooser {
+            let discovered = try await DaemonRoute.call(client, DaemonMethods.walletDiscover, DaemonAPI.DeviceParams(device: options.device))
+            options.issuer = await chooser.chooseIssuer(discovered.issuers.filter(\.listed))
+        }
+        var select: [String]?
+        switch options.selection {
+        case .all?: select = ["all"]
+        case .identifiers(let identifiers)?: select = identifiers
+        case nil: select = nil
+        }
+        let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true)
+        let answerer = request.answering
+        let transcript = request.transcript
+        let report = try await DaemonRoute.call(client, DaemonMethods.walletAddCard, params, onNotification: { message in
+            if let line = message.params(of: DaemonMethods.walletTranscript) { transcript(line.line) }
+        }, onRequest: { request in
+            switch request.method {
+            case WireMethod.uiPrompt?:
+                return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
+            case WireMethod.uiBiometric?:
+                return try await answerer.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+            default:
+                throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
+            }
+        })
+        return AddCardSessionResult(report: report)
+    }
+
+    /// The checks run by the daemon, on its device and event log; the reports come back as
+    /// `conform --json` writes them and are read into their type again.
+    func conform(_ appexes: [URL], onLine: @escaping @Sendable (String) -> Void) async throws -> [ConformanceReport] {
+        let params = DaemonAPI.ConformParams(appexes: appexes.map(\.standardizedFileURL.path), junit: false)
+        let answer = try await DaemonRoute.call(client, DaemonMethods.extensionConform, params, onNotification: { message in
+            if let report = message.params(of: DaemonMethods.conformReport) { onLine(report.text) }
+        })
+        do {
+            return try JSONDecoder().decode(ConformanceRun.self, from: Data(answer.json.utf8)).reports
+        } catch {
+            throw CommandFailure("the daemon answered extension.conform with \(WireCodec.describe(error))")
+        }
+    }
+}
+
+/// `conform --json`'s document, read back.
+private struct ConformanceRun: Decodable {
+    var reports: [ConformanceReport]
+}

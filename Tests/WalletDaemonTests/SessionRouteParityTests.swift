@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import WalletDaemon
+import WalletTestSupport
+
+/// `call`, `add-card` and `conform` are written once over a session that runs in this process
+/// or on the daemon: the same command prints the same report whichever route ran it (numbers
+/// aside: pids, timings, footprints), with a real daemon and the real example bundles.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct SessionRouteParityTests {
+    /// The text with every number as `N`, and a warm call's timing as a launch's.
+    /// The text with every number as `N`, and what depends on timing alone left out: whether a
+    /// quick call's footprint was sampled, a chart's axis ticks, the progress lines on stderr.
+    static func normalized(_ text: String) -> String {
+        text.replacingOccurrences(of: #"[0-9]+(\.[0-9]+)?"#, with: "N", options: .regularExpression)
+            .replacingOccurrences(of: " · peak footprint N MB", with: "")
+            .replacingOccurrences(of: #""peakFootprintBytes":null"#, with: #""peakFootprintBytes":N"#)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains(#"class="tick""#) && !$0.hasPrefix("wallet-host: ") }
+            .joined(separator: "\n")
+    }
+
+    func served(_ daemon: DaemonProcess) async throws -> Int {
+        try DaemonClient.decode(DaemonAPI.Status.self, from: try await daemon.call("host.status")).requestsServed
+    }
+
+    /// Each case on a fresh daemon, so that both routes launch the extension (a warm call has
+    /// no launch time and samples no footprint); status gets a deadline a loaded machine meets.
+    @Test func callPrintsTheSameReportThroughTheDaemonAndInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
+        let modeFile = URL(fileURLWithPath: appex).appendingPathComponent("TestHelperMode")
+        defer { try? FileManager.default.removeItem(at: modeFile) }
+        let cases: [(mode: String?, arguments: [String])] = [
+            (nil, ["status", "--json"]), (nil, ["status"]), (nil, ["passEntries"]), (nil, ["passEntries", "--json"]),
+            (nil, ["noSuchMethod"]), (nil, ["noSuchMethod", "--json"]),
+            // A failure with what else the host saw: the signal that ended the process, the lines that were no protocol.
+            ("crash-signal", ["status"]), ("crash-signal", ["status", "--json"]), ("garbage-instead", ["status", "--json"]),
+        ]
+        for (mode, arguments) in cases {
+            if let mode { try Data(mode.utf8).write(to: modeFile) } else { try? FileManager.default.removeItem(at: modeFile) }
+            let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+            let before = try await served(daemon)
+            // No answer ever comes in garbage-instead: a deadline not to wait long for.
+            let state = ["--state", daemon.state.path, "--deadline", mode == "garbage-instead" ? "status=1s" : "status=5s"]
+            let through = try WalletHostCommand.run(["call", appex] + arguments + state)
+            #expect(try await served(daemon) > before, "\(arguments) went through the daemon")
+            let local = try WalletHostCommand.run(["call", appex] + arguments + state + ["--no-daemon"])
+            #expect(through.status == local.status, "\(arguments)")
+            #expect(Self.normalized(through.standardOutput) == Self.normalized(local.standardOutput),
+                    "\(mode ?? "") \(arguments):\n\(through.standardOutput)\n---\n\(local.standardOutput)")
+            #expect(Self.normalized(through.standardError) == Self.normalized(local.standardError), "\(arguments)")
+            _ = try await daemon.call("host.shutdown")
+            _ = try await daemon.waitForExit()
+        }
+    }
+
+    @Test func addCardPrintsTheSameFlowThroughTheDaemonAndInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.sampleIssuerApp])
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--deadline", "status=5s"]).waitUntilServing()
+        let localState = TemporaryDirectory.uniqueURL(prefix: "wallet-host-state")
+        let script = try TemporaryDirectory().url.appendingPathComponent("agent.json")
+        try Data("""
+            {"issuer": "com.example.sampleissuer",
+             "answers": [{"action": "Log In", "values": {"username": "jappleseed", "password": "wallet-demo"}}],
+             "biometric": ["match"], "select": ["FPANID-SAMPLE-VISA-4242"]}
+            """.utf8).write(to: script)
+        let states = [["--state", daemon.state.path], ["--state", localState.path, "--no-daemon"]]
+        // The daemon's deadline for status, given to the run in this process.
+        let routes = [states[0], states[1] + ["--deadline", "status=5s"]]
+        for route in states {
+            #expect(try WalletHostCommand.run(["app", "open", "SampleIssuer", "--apps", apps.path] + route).status == 0)
+        }
+        for arguments in [["--user-agent", script.path], ["--user-agent", script.path, "--json", "--select", "FPANID-SAMPLE-MC-5454"]] {
+            let runs = try routes.map { try WalletHostCommand.run(["add-card", "--apps", apps.path] + arguments + $0) }
+            #expect(runs[0].status == 0, "\(runs[0].standardOutput)\(runs[0].standardError)")
+            #expect(runs[0].status == runs[1].status)
+            #expect(Self.normalized(runs[0].standardOutput) == Self.normalized(runs[1].standardOutput),
+                    "\(arguments):\n\(runs[0].standardOutput)\n---\n\(runs[1].standardOutput)")
+            #expect(runs[0].standardError == runs[1].standardError)
+        }
+        #expect(try await daemon.process("com.example.sampleissuer.WNonUIExt")?.calls ?? 0 >= 3, "the flows went through the daemon")
+    }
+
+    @Test func conformPrintsAndWritesTheSameReportsThroughTheDaemonAndInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
+        let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path
+        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        let reports = try TemporaryDirectory().url
+        // Opened once beforehand, so that neither run is the one that opens it first.
+        #expect(try WalletHostCommand.run(["app", "open", "TestHelper", "--apps", apps.path, "--state", daemon.state.path]).status == 0)
+        var pages: [String] = []
+        for (index, route) in [[String](), ["--no-daemon"]].enumerated() {
+            let html = reports.appendingPathComponent("conform-\(index).html")
+            let common = ["conform", appex, "--state", daemon.state.path] + route
+            let human = try WalletHostCommand.run(common + ["--html", html.path])
+            #expect(human.status == 0, "\(human.standardOutput)")
+            let json = try WalletHostCommand.run(common + ["--json"])
+            #expect(json.status == 0)
+            // Written through the daemon too: that route used to leave --html unwritten.
+            pages.append(Self.normalized(try String(contentsOf: html, encoding: .utf8)))
+            pages.append(Self.normalized(human.standardOutput.replacingOccurrences(of: html.path, with: "PAGE")))
+            pages.append(Self.normalized(json.standardOutput))
+        }
+        #expect(pages[0] == pages[3], "the HTML page")
+        #expect(pages[1] == pages[4], "the human report:\n\(pages[1])\n---\n\(pages[4])")
+        #expect(pages[2] == pages[5], "the JSON report:\n\(pages[2])\n---\n\(pages[5])")
+    }
+}
