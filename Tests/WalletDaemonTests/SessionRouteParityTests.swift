@@ -36,13 +36,17 @@ struct SessionRouteParityTests {
             (nil, ["noSuchMethod"]), (nil, ["noSuchMethod", "--json"]),
             // A failure with what else the host saw: the signal that ended the process, the lines that were no protocol.
             ("crash-signal", ["status"]), ("crash-signal", ["status", "--json"]), ("garbage-instead", ["status", "--json"]),
+            // A missed deadline, and how the call ended after it (the late note).
+            ("slow-status 600", ["status", "--deadline", "status=300ms"]),
+            ("slow-status 600", ["status", "--json", "--deadline", "status=300ms"]),
         ]
         for (mode, arguments) in cases {
             if let mode { try Data(mode.utf8).write(to: modeFile) } else { try? FileManager.default.removeItem(at: modeFile) }
             let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
             let before = try await served(daemon)
             // No answer ever comes in garbage-instead: a deadline not to wait long for.
-            let state = ["--state", daemon.state.path, "--deadline", mode == "garbage-instead" ? "status=1s" : "status=5s"]
+            var state = ["--state", daemon.state.path]
+            if !arguments.contains("--deadline") { state += ["--deadline", mode == "garbage-instead" ? "status=1s" : "status=5s"] }
             let through = try WalletHostCommand.run(["call", appex] + arguments + state)
             #expect(try await served(daemon) > before, "\(arguments) went through the daemon")
             let local = try WalletHostCommand.run(["call", appex] + arguments + state + ["--no-daemon"])
@@ -50,6 +54,9 @@ struct SessionRouteParityTests {
             #expect(Self.normalized(through.standardOutput) == Self.normalized(local.standardOutput),
                     "\(mode ?? "") \(arguments):\n\(through.standardOutput)\n---\n\(local.standardOutput)")
             #expect(Self.normalized(through.standardError) == Self.normalized(local.standardError), "\(arguments)")
+            if mode?.hasPrefix("slow-status") == true {
+                #expect(through.standardOutput.contains(" after the ask"), "the late note: \(through.standardOutput)")
+            }
             _ = try await daemon.call("host.shutdown")
             _ = try await daemon.waitForExit()
         }
