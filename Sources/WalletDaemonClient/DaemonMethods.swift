@@ -51,6 +51,8 @@ public enum DaemonMethods {
 
     /// A line of the add-card flow's transcript, during ``walletAddCard``.
     public static let walletTranscript = DaemonNotification<DaemonAPI.TranscriptLine>("wallet.transcript")
+    /// The entries an issuer offered the flow, during ``walletAddCard`` with `entries: true`.
+    public static let walletEntries = DaemonNotification<DaemonAPI.OfferedEntries>("wallet.entries")
     /// A line of an extension's conformance report as its checks run, during ``extensionConform``
     /// (an empty line ends one extension's report).
     public static let conformReport = DaemonNotification<DaemonAPI.ConformReportText>("conform.report")

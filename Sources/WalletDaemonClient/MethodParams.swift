@@ -1,6 +1,7 @@
 import ExtensionModel
 import Foundation
 import Wallet
+import WalletWire
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
 public enum DaemonAPI {
@@ -83,11 +84,26 @@ public enum DaemonAPI {
         public var select: [String]?
         /// True when the client answers `ui.prompt` and `ui.biometric` requests.
         public var userAgent: Bool?
-        public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil) {
+        /// True when the client wants the entries the flow is offered, as `wallet.entries`
+        /// notifications (their card art, which the report does not carry, for a page).
+        public var entries: Bool?
+        public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil,
+                    entries: Bool? = nil) {
             self.issuer = issuer
             self.device = device
             self.select = select
             self.userAgent = userAgent
+            self.entries = entries
+        }
+    }
+
+    /// `wallet.entries`'s params: the entries an issuer offered the flow, art included.
+    public struct OfferedEntries: Codable, Sendable {
+        public var entries: [WirePassEntry]
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(entries: [WirePassEntry]) {
+            self.entries = entries
         }
     }
 

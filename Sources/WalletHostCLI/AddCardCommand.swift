@@ -90,12 +90,13 @@ struct AddCardCommand {
         let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
-        // The HTML page draws the offered entries' art, which the daemon does not send back; the
-        // daemon's flow cannot ask this terminal which cards to add.
+        // The daemon's flow cannot ask this terminal which cards to add.
         let choosesCards = user.chooser != nil && options.selection == nil
         let session = try await route.session(state: stateURL, configuration: configuration,
-                                              daemonMay: !hostOptionsGiven && htmlURL == nil && !choosesCards, apps: appsURL)
-        let request = AddCardRequest(options: options, user: user, answering: recorder, transcript: { printer.line($0) })
+                                              daemonMay: !hostOptionsGiven && !choosesCards, apps: appsURL)
+        // The HTML page draws the offered entries' art, which the report does not carry.
+        let request = AddCardRequest(options: options, user: user, answering: recorder, transcript: { printer.line($0) },
+                                     wantsOffered: htmlURL != nil)
         let result = try await session.addCard(request)
         var report = result.report
         report.screens = recorder.screens

@@ -87,6 +87,21 @@ struct SessionRouteParityTests {
             #expect(runs[0].standardError == runs[1].standardError)
         }
         #expect(try await daemon.process("com.example.sampleissuer.WNonUIExt")?.calls ?? 0 >= 3, "the flows went through the daemon")
+
+        // --html too goes through the daemon now: it sends the offered entries (their art) for the page.
+        let pages = try TemporaryDirectory().url
+        let before = try await served(daemon)
+        var written: [String] = []
+        for (index, route) in routes.enumerated() {
+            let page = pages.appendingPathComponent("add-card-\(index).html")
+            let run = try WalletHostCommand.run(["add-card", "--apps", apps.path, "--user-agent", script.path, "--select", "FPANID-SAMPLE-AMEX-1005",
+                                                 "--html", page.path] + route)
+            #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+            written.append(try String(contentsOf: page, encoding: .utf8))
+        }
+        #expect(try await served(daemon) > before + 1, "host.status and wallet.addCard for the page")
+        #expect(written[0].contains("data:image/png;base64,"), "the offered cards' art")
+        #expect(Self.normalized(written[0]) == Self.normalized(written[1]))
     }
 
     @Test func conformPrintsAndWritesTheSameReportsThroughTheDaemonAndInProcess() async throws {

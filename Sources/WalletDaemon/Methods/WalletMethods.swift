@@ -164,6 +164,11 @@ public struct WalletMethods: Sendable {
         if client.connection == nil {
             // A page (the studio) draws the offered cards' art, which the report does not carry.
             flow.offeredEntries = { entries in client.notify(StudioServer.entriesNotification, ["entries": entries]) }
+        } else if params.entries == true {
+            // So does a client's page (`add-card --html`).
+            flow.offeredEntries = { entries in
+                client.notify(DaemonMethods.walletEntries.name, DaemonAPI.OfferedEntries(entries: entries))
+            }
         }
         for finding in pool.installed.findings where finding.isError {
             client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: "! \(finding)"))

@@ -42,11 +42,14 @@ struct DaemonSession: HostSession {
         case .identifiers(let identifiers)?: select = identifiers
         case nil: select = nil
         }
-        let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true)
+        let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true,
+                                             entries: request.wantsOffered ? true : nil)
         let answerer = request.answering
         let transcript = request.transcript
+        let offered = OfferedEntries()
         let report = try await DaemonRoute.call(client, DaemonMethods.walletAddCard, params, onNotification: { message in
             if let line = message.params(of: DaemonMethods.walletTranscript) { transcript(line.line) }
+            if let entries = message.params(of: DaemonMethods.walletEntries) { offered.append(entries.entries) }
         }, onRequest: { request in
             switch request.method {
             case WireMethod.uiPrompt?:
@@ -57,7 +60,7 @@ struct DaemonSession: HostSession {
                 throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
             }
         })
-        return AddCardSessionResult(report: report)
+        return AddCardSessionResult(report: report, offered: offered.entries)
     }
 
     /// The checks run by the daemon, on its device and event log; the reports come back as

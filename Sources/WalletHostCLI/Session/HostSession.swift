@@ -59,9 +59,11 @@ struct AddCardRequest: Sendable {
     /// The agent that answers the UI extension (the user's, wrapped to transcribe and record).
     var answering: any UserAgent
     var transcript: @Sendable (String) -> Void
+    /// Whether to collect the entries the flow is offered (for `--html`, which draws their art).
+    var wantsOffered = false
 }
 
-/// The flow's report, and the entries it was offered (for the HTML page; in this process only).
+/// The flow's report, and the entries it was offered (for the HTML page).
 struct AddCardSessionResult: Sendable {
     var report: FlowReport
     var offered: [WirePassEntry] = []
