@@ -87,13 +87,48 @@ public enum DaemonAPI {
         /// True when the client wants the entries the flow is offered, as `wallet.entries`
         /// notifications (their card art, which the report does not carry, for a page).
         public var entries: Bool?
+        /// True when the client chooses the bank and the cards the params leave open, as the
+        /// flow reaches them: the daemon asks with ``DaemonMethods/walletChooseIssuer`` and
+        /// ``DaemonMethods/walletChooseEntries`` requests.
+        public var choose: Bool?
         public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil,
-                    entries: Bool? = nil) {
+                    entries: Bool? = nil, choose: Bool? = nil) {
             self.issuer = issuer
             self.device = device
             self.select = select
             self.userAgent = userAgent
             self.entries = entries
+            self.choose = choose
+        }
+    }
+
+    /// `wallet.chooseIssuer`'s params: the issuers Wallet lists, for the user to pick one.
+    public struct IssuerChoice: Codable, Sendable {
+        public var issuers: [DiscoveredIssuer]
+
+        /// Creates the value from its members (the daemon, another module, makes it).
+        public init(issuers: [DiscoveredIssuer]) {
+            self.issuers = issuers
+        }
+    }
+
+    /// `wallet.chooseIssuer`'s answer: the bundle identifier picked (nil: the flow's default).
+    public struct ChosenIssuer: Codable, Sendable {
+        public var issuer: String?
+
+        /// Creates the value from its members (a client makes it).
+        public init(issuer: String?) {
+            self.issuer = issuer
+        }
+    }
+
+    /// `wallet.chooseEntries`'s answer: `["all"]` or the entry identifiers picked (nil: all).
+    public struct ChosenEntries: Codable, Sendable {
+        public var select: [String]?
+
+        /// Creates the value from its members (a client makes it).
+        public init(select: [String]?) {
+            self.select = select
         }
     }
 

@@ -90,10 +90,8 @@ struct AddCardCommand {
         let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
-        // The daemon's flow cannot ask this terminal which cards to add.
-        let choosesCards = user.chooser != nil && options.selection == nil
-        let session = try await route.session(state: stateURL, configuration: configuration,
-                                              daemonMay: !hostOptionsGiven && !choosesCards, apps: appsURL)
+        let session = try await route.session(state: stateURL, configuration: configuration, daemonMay: !hostOptionsGiven,
+                                              apps: appsURL)
         // The HTML page draws the offered entries' art, which the report does not carry.
         let request = AddCardRequest(options: options, user: user, answering: recorder, transcript: { printer.line($0) },
                                      wantsOffered: htmlURL != nil)

@@ -104,6 +104,51 @@ struct SessionRouteParityTests {
         #expect(Self.normalized(written[0]) == Self.normalized(written[1]))
     }
 
+    /// Runs wallet-host with `input` on standard input (a pipe, read line by line as a terminal's).
+    static func run(_ arguments: [String], input: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = BuildProducts.walletHost
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// `--interactive` without `--issuer` or `--select`: the bank and the cards are asked at this
+    /// terminal as the flow reaches them, through the daemon as in process (it ran in process
+    /// when the cards were to be chosen, and asked the bank before the discovery was printed).
+    @Test func addCardInteractiveAsksTheSameQuestionsThroughTheDaemonAndInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.sampleIssuerApp, ExampleBundles.testHelperApp])
+        let daemon = try await DaemonProcess(apps: apps, arguments: ["--deadline", "status=5s"]).waitUntilServing()
+        let localState = TemporaryDirectory.uniqueURL(prefix: "wallet-host-state")
+        let states = [["--state", daemon.state.path], ["--state", localState.path, "--no-daemon"]]
+        for route in states {
+            for app in ["SampleIssuer", "TestHelper"] {
+                #expect(try WalletHostCommand.run(["app", "open", app, "--apps", apps.path] + route).status == 0)
+            }
+        }
+        let routes = [states[0], states[1] + ["--deadline", "status=5s"]]
+        let before = try await served(daemon)
+        // The bank by name, the sign-in (user name, password, action 1: Log In), then cards 1 and 3.
+        let runs = try routes.map {
+            try Self.run(["add-card", "--interactive", "--apps", apps.path] + $0, input: "SampleIssuer\njappleseed\nwallet-demo\n1\n1,3\n")
+        }
+        #expect(try await served(daemon) > before + 1, "host.status and wallet.addCard went through the daemon")
+        #expect(runs[0].status == 0, "\(runs[0].output)")
+        #expect(runs[0].status == runs[1].status)
+        #expect(runs[0].output.contains("Wallet lists 2 banks:"), "\(runs[0].output)")
+        #expect(runs[0].output.contains("The bank offers 3 cards:"), "\(runs[0].output)")
+        #expect(runs[0].output.hasSuffix("Added 2 card(s) to iPhone.\n"), "\(runs[0].output)")
+        #expect(Self.normalized(runs[0].output) == Self.normalized(runs[1].output), "\(runs[0].output)\n---\n\(runs[1].output)")
+    }
+
     @Test func conformPrintsAndWritesTheSameReportsThroughTheDaemonAndInProcess() async throws {
         let apps = try appsDirectory(with: [ExampleBundles.testHelperApp])
         let appex = apps.appendingPathComponent("TestHelper.app/PlugIns/TestHelperExt.appex").path

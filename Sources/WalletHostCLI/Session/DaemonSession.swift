@@ -29,21 +29,19 @@ struct DaemonSession: HostSession {
 
     /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications;
     /// the UI extension's prompts arrive as requests and are answered here, by the request's
-    /// user agent. With `--interactive` and no issuer, Wallet's list is asked here first.
+    /// user agent. With `--interactive`, the bank and the cards the options leave open are asked
+    /// here as the flow reaches them (`wallet.chooseIssuer`, `wallet.chooseEntries`).
     func addCard(_ request: AddCardRequest) async throws -> AddCardSessionResult {
-        var options = request.options
-        if options.issuer == nil, let chooser = request.user.chooser {
-            let discovered = try await DaemonRoute.call(client, DaemonMethods.walletDiscover, DaemonAPI.DeviceParams(device: options.device))
-            options.issuer = await chooser.chooseIssuer(discovered.issuers.filter(\.listed))
-        }
+        let options = request.options
         var select: [String]?
         switch options.selection {
         case .all?: select = ["all"]
         case .identifiers(let identifiers)?: select = identifiers
         case nil: select = nil
         }
+        let chooser = request.user.chooser
         let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true,
-                                             entries: request.wantsOffered ? true : nil)
+                                             entries: request.wantsOffered ? true : nil, choose: chooser != nil ? true : nil)
         let answerer = request.answering
         let transcript = request.transcript
         let offered = OfferedEntries()
@@ -56,6 +54,15 @@ struct DaemonSession: HostSession {
                 return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
             case WireMethod.uiBiometric?:
                 return try await answerer.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+            case DaemonMethods.walletChooseIssuer.name? where chooser != nil:
+                let choice = try DaemonClient.decode(DaemonAPI.IssuerChoice.self, from: request.params ?? .null)
+                return DaemonAPI.ChosenIssuer(issuer: await chooser?.chooseIssuer(choice.issuers))
+            case DaemonMethods.walletChooseEntries.name? where chooser != nil:
+                let choice = try DaemonClient.decode(DaemonAPI.OfferedEntries.self, from: request.params ?? .null)
+                switch await chooser?.chooseEntries(choice.entries) {
+                case .identifiers(let identifiers)?: return DaemonAPI.ChosenEntries(select: identifiers)
+                case .all?, nil: return DaemonAPI.ChosenEntries(select: ["all"])
+                }
             default:
                 throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
             }
