@@ -11,31 +11,49 @@ extension DaemonAPI {
     public struct CallOutcomeRecord: Codable, Sendable {
         /// An error's kind, code, message and `data`, and what else the host saw during the call.
         public struct Failure: Codable, Sendable {
+            /// What went wrong (`deadlineExceeded`, `extensionError`, ...).
             public var kind: ExtensionCallError.Kind
+            /// The JSON-RPC error code: the extension's own, or one of the host's.
             public var code: Int
+            /// The error's sentence, as the report prints it.
             public var message: String
+            /// The `data` of the extension's error response, when it sent one.
             public var data: JSONValue?
+            /// Lines on fd 4 that were not protocol, during the call.
             public var protocolViolations: [ProtocolViolation]
+            /// The last lines the process wrote to stderr during the call.
             public var stderrTail: [String]
             /// The exit status, when the process exited during the call.
             public var exitCode: Int32?
             /// The signal number, when the process was killed during the call.
             public var signal: Int32?
+            /// The highest footprint sampled during the call.
             public var peakFootprintBytes: Int?
         }
 
+        /// The method called.
         public var method: String
         /// The result as JSON, when the call succeeded.
         public var result: JSONValue?
+        /// How the call failed, when it did.
         public var failure: Failure?
+        /// Spawn and handshake, when this call launched the process and the handshake finished.
         public var launchMs: Double?
+        /// Whether this call found no warm process and launched one.
         public var launchedProcess: Bool
+        /// From writing the request to the response (or the failure).
         public var callMs: Double
+        /// From the ask to the outcome: what the deadline is measured against.
         public var totalMs: Double
+        /// The highest footprint sampled during the call.
         public var peakFootprintBytes: Int?
+        /// The process that took the call.
         public var pid: Int32?
+        /// Whether that process runs in the sandbox (absent when there was none).
         public var sandboxed: Bool?
+        /// Why a process meant for the sandbox runs without it.
         public var unsandboxedReason: String?
+        /// The call's deadline, counted from the ask.
         public var deadlineMs: Double?
         /// The extension's executable, as the report names its process (`TestHelperExt[4243]`).
         public var executable: String

@@ -24,7 +24,7 @@ struct CallRequest: Sendable {
     var appex: URL
     var method: String
     var params: JSONValue
-    /// `--timeout`'s deadline for this method, when given.
+    /// `--deadline METHOD=DURATION`'s deadline for this method, when given.
     var deadline: Duration?
     /// Who answers a UI extension's prompts (`--user-agent FILE`, `--interactive` or neither).
     var userAgentFile: URL?
