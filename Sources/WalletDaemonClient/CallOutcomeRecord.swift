@@ -65,6 +65,9 @@ extension DaemonAPI {
         public var network: [String]
         /// Where the daemon's device keeps card art (`<state>/art`), for the report's art files.
         public var artDirectory: String?
+        /// True when the extension (a UI one) asked the client's user agent, as the params offered
+        /// (`userAgent: true`): its notes (how to answer, unused answers) are the client's to print.
+        public var userAgent: Bool?
 
         /// The record of `outcome`, as the daemon answers it.
         public init(_ outcome: CallOutcome<any Encodable & Sendable>, executable: String, lateNote: String?,

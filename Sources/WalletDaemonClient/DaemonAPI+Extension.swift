@@ -17,16 +17,20 @@ extension DaemonAPI {
         /// Answer the outcome as typed members (``CallOutcomeRecord``) in place of the report,
         /// for a client that renders the report itself.
         public var outcome: Bool?
+        /// True when the client answers a UI extension's `ui.prompt` and `ui.biometric` requests
+        /// (as `wallet.addCard`'s client does); the call then runs on a process of its own.
+        public var userAgent: Bool?
 
         /// Creates the params of one call.
         public init(appex: String, method: String, params: JSONValue? = nil, deadlineMs: Double? = nil, transcript: Bool? = nil,
-                    outcome: Bool? = nil) {
+                    outcome: Bool? = nil, userAgent: Bool? = nil) {
             self.appex = appex
             self.method = method
             self.params = params
             self.deadlineMs = deadlineMs
             self.transcript = transcript
             self.outcome = outcome
+            self.userAgent = userAgent
         }
     }
 

@@ -14,8 +14,9 @@ struct CallCommand {
     let json: Bool
     let configuration: HostConfiguration
     let route: DaemonRoute
-    /// Whether `--memory-limit` or `--hang-grace` was given: they shape a process, so the call
-    /// runs on one of its own, in this process (so does a call with a user agent to answer it).
+    /// Whether `--memory-limit`, `--hang-grace` or a network option was given: they shape a
+    /// process, so the call runs on one of its own, in this process (so does `--verbose`, whose
+    /// events are this process's). A UI extension's user is answered here on either route.
     let needsOwnProcess: Bool
     /// `--user-agent FILE`: the script that answers a UI extension's prompts.
     let userAgentFile: URL?
@@ -79,10 +80,7 @@ struct CallCommand {
         verbose = parsed.has("verbose")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
-            || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
-            || userAgentFile != nil || interactive || verbose
-            // The daemon's extensions have no user to ask; here someone answers, or the note says how to.
-            || method == WireMethod.authorize
+            || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty || verbose
     }
 
     func run() async throws -> Int32 {

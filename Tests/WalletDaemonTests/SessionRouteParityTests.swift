@@ -10,9 +10,12 @@ import WalletTestSupport
 struct SessionRouteParityTests {
     /// The text with every number as `N`, and a warm call's timing as a launch's.
     /// The text with every number as `N`, and what depends on timing alone left out: whether a
-    /// quick call's footprint was sampled, a chart's axis ticks, the progress lines on stderr.
+    /// quick call's footprint was sampled, a second's unit, a chart's axis ticks, the progress
+    /// lines on stderr.
     static func normalized(_ text: String) -> String {
         text.replacingOccurrences(of: #"[0-9]+(\.[0-9]+)?"#, with: "N", options: .regularExpression)
+            // A duration past a second is written in seconds.
+            .replacingOccurrences(of: #"N s(?![a-z])"#, with: "N ms", options: .regularExpression)
             .replacingOccurrences(of: " · peak footprint N MB", with: "")
             .replacingOccurrences(of: #""peakFootprintBytes":null"#, with: #""peakFootprintBytes":N"#)
             .split(separator: "\n", omittingEmptySubsequences: false)
@@ -59,6 +62,33 @@ struct SessionRouteParityTests {
             }
             _ = try await daemon.call("host.shutdown")
             _ = try await daemon.waitForExit()
+        }
+    }
+
+    /// `call … authorize` through the daemon: the UI extension's prompts come to this command,
+    /// answered by its script or, when nobody can answer, with the same note on how to (it ran
+    /// in process whenever a user was to be asked).
+    @Test func callAuthorizeAnswersTheUIExtensionThroughTheDaemonAsInProcess() async throws {
+        let apps = try appsDirectory(with: [ExampleBundles.sampleIssuerApp])
+        let appex = apps.appendingPathComponent("SampleIssuer.app/PlugIns/WUIExt.appex").path
+        let daemon = try await DaemonProcess(apps: apps).waitUntilServing()
+        let state = ["--state", daemon.state.path]
+        #expect(try WalletHostCommand.run(["app", "open", "SampleIssuer", "--apps", apps.path] + state).status == 0)
+        let script = try TemporaryDirectory().url.appendingPathComponent("agent.json")
+        try Data(#"{"answers": [{"action": "Log In", "values": {"username": "jappleseed", "password": "wallet-demo"}}]}"#.utf8)
+            .write(to: script)
+        for arguments in [["--user-agent", script.path], ["--user-agent", script.path, "--json"], [], ["--json"]] {
+            let before = try await served(daemon)
+            let through = try WalletHostCommand.run(["call", appex, "authorize"] + arguments + state)
+            #expect(try await served(daemon) > before, "\(arguments) went through the daemon")
+            let local = try WalletHostCommand.run(["call", appex, "authorize"] + arguments + state + ["--no-daemon"])
+            #expect(through.status == local.status, "\(arguments)")
+            #expect(Self.normalized(through.standardOutput) == Self.normalized(local.standardOutput),
+                    "\(arguments):\n\(through.standardOutput)\n---\n\(local.standardOutput)")
+            #expect(through.standardError == local.standardError, "\(arguments)")
+            let answered = arguments.contains("--user-agent")
+            #expect(through.standardOutput.contains(answered ? "authorized" : "canceled"), "\(through.standardOutput)")
+            #expect(through.standardError.contains("nobody can answer") == !answered, "\(through.standardError)")
         }
     }
 

@@ -12,19 +12,48 @@ import WalletWire
 struct DaemonSession: HostSession {
     let client: DaemonClient
 
+    /// The call on the daemon's warm process; a UI extension's (`authorize`, or any call given
+    /// `--user-agent` or `--interactive`) on a process of the call's own whose prompts come here,
+    /// answered by the user the command line chose.
     func call(_ request: CallRequest) async throws -> CallSessionResult {
+        let mayAskUser = request.userAgentFile != nil || request.interactive || request.method == WireMethod.authorize
+        let user = mayAskUser
+            ? try AddCardUserChoice.choose(userAgentFile: request.userAgentFile, interactive: request.interactive, json: request.json)
+            : nil
         let params = DaemonAPI.ExtensionCallParams(appex: request.appex.standardizedFileURL.path, method: request.method,
-                                                   params: request.params, deadlineMs: request.deadline?.milliseconds, outcome: true)
+                                                   params: request.params, deadlineMs: request.deadline?.milliseconds, outcome: true,
+                                                   userAgent: user != nil ? true : nil)
         let point = ExtensionPointRegistry.wallet.points.first { $0.method(named: request.method) != nil }
+        // A UI extension waits on its user, who sees the prompts: no "no answer yet" beside them.
         let progress = CallProgress(method: request.method, executable: request.appex.deletingPathExtension().lastPathComponent,
-                                    deadline: request.deadline ?? point?.method(named: request.method)?.deadline)
-        let answer = try await progress.reporting { try await DaemonRoute.call(client, DaemonMethods.extensionCall, params) }
+                                    deadline: request.deadline ?? point?.method(named: request.method)?.deadline,
+                                    firstAfter: user == nil ? .seconds(1) : .seconds(24 * 3600))
+        let agent = user?.agent
+        let answer = try await progress.reporting {
+            try await DaemonRoute.call(client, DaemonMethods.extensionCall, params, onRequest: { message in
+                guard let agent else { throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client answers no user") }
+                return try await Self.answer(message, as: agent)
+            })
+        }
         guard let record = answer.outcome else {
             throw CommandFailure("the daemon answered extension.call without the outcome: it predates this wallet-host")
         }
         return CallSessionResult(outcome: record.outcome, executable: record.executable, lateNote: record.lateNote,
                                  verification: record.verification, networkLines: record.network,
-                                 artDirectory: record.artDirectory.map { URL(fileURLWithPath: $0) })
+                                 artDirectory: record.artDirectory.map { URL(fileURLWithPath: $0) },
+                                 user: record.userAgent == true ? user : nil)
+    }
+
+    /// A UI extension's `ui.prompt` or `ui.biometric`, forwarded by the daemon, answered by `agent`.
+    private static func answer(_ request: DaemonMessage, as agent: any UserAgent) async throws -> any Encodable & Sendable {
+        switch request.method {
+        case WireMethod.uiPrompt?:
+            return try await agent.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
+        case WireMethod.uiBiometric?:
+            return try await agent.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
+        default:
+            throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
+        }
     }
 
     /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications;
@@ -50,10 +79,6 @@ struct DaemonSession: HostSession {
             if let entries = message.params(of: DaemonMethods.walletEntries) { offered.append(entries.entries) }
         }, onRequest: { request in
             switch request.method {
-            case WireMethod.uiPrompt?:
-                return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
-            case WireMethod.uiBiometric?:
-                return try await answerer.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
             case DaemonMethods.walletChooseIssuer.name? where chooser != nil:
                 let choice = try DaemonClient.decode(DaemonAPI.IssuerChoice.self, from: request.params ?? .null)
                 return DaemonAPI.ChosenIssuer(issuer: await chooser?.chooseIssuer(choice.issuers))
@@ -64,7 +89,7 @@ struct DaemonSession: HostSession {
                 case .all?, nil: return DaemonAPI.ChosenEntries(select: ["all"])
                 }
             default:
-                throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
+                return try await Self.answer(request, as: answerer)
             }
         })
         return AddCardSessionResult(report: report, offered: offered.entries)
