@@ -23,6 +23,13 @@ struct SessionRouteParityTests {
             .joined(separator: "\n")
     }
 
+    /// Stops the daemon as `wallet-host stop` does, so that it unmounts its App Group images
+    /// (a daemon killed at the end of the test would leave them mounted).
+    static func stop(_ daemon: DaemonProcess) async throws {
+        _ = try await daemon.call("host.shutdown")
+        _ = try await daemon.waitForExit()
+    }
+
     func served(_ daemon: DaemonProcess) async throws -> Int {
         try DaemonClient.decode(DaemonAPI.Status.self, from: try await daemon.call("host.status")).requestsServed
     }
@@ -60,8 +67,7 @@ struct SessionRouteParityTests {
             if mode?.hasPrefix("slow-status") == true {
                 #expect(through.standardOutput.contains(" after the ask"), "the late note: \(through.standardOutput)")
             }
-            _ = try await daemon.call("host.shutdown")
-            _ = try await daemon.waitForExit()
+            try await Self.stop(daemon)
         }
     }
 
@@ -90,6 +96,7 @@ struct SessionRouteParityTests {
             #expect(through.standardOutput.contains(answered ? "authorized" : "canceled"), "\(through.standardOutput)")
             #expect(through.standardError.contains("nobody can answer") == !answered, "\(through.standardError)")
         }
+        try await Self.stop(daemon)
     }
 
     @Test func addCardPrintsTheSameFlowThroughTheDaemonAndInProcess() async throws {
@@ -132,6 +139,7 @@ struct SessionRouteParityTests {
         #expect(try await served(daemon) > before + 1, "host.status and wallet.addCard for the page")
         #expect(written[0].contains("data:image/png;base64,"), "the offered cards' art")
         #expect(Self.normalized(written[0]) == Self.normalized(written[1]))
+        try await Self.stop(daemon)
     }
 
     /// Runs wallet-host with `input` on standard input (a pipe, read line by line as a terminal's).
@@ -177,6 +185,7 @@ struct SessionRouteParityTests {
         #expect(runs[0].output.contains("The bank offers 3 cards:"), "\(runs[0].output)")
         #expect(runs[0].output.hasSuffix("Added 2 card(s) to iPhone.\n"), "\(runs[0].output)")
         #expect(Self.normalized(runs[0].output) == Self.normalized(runs[1].output), "\(runs[0].output)\n---\n\(runs[1].output)")
+        try await Self.stop(daemon)
     }
 
     @Test func conformPrintsAndWritesTheSameReportsThroughTheDaemonAndInProcess() async throws {
@@ -202,5 +211,6 @@ struct SessionRouteParityTests {
         #expect(pages[0] == pages[3], "the HTML page")
         #expect(pages[1] == pages[4], "the human report:\n\(pages[1])\n---\n\(pages[4])")
         #expect(pages[2] == pages[5], "the JSON report:\n\(pages[2])\n---\n\(pages[5])")
+        try await Self.stop(daemon)
     }
 }
