@@ -14,22 +14,34 @@ extension DaemonAPI {
         public var deadlineMs: Double?
         /// Also answer the human transcript `wallet-host call` prints.
         public var transcript: Bool?
+        /// Answer the outcome as typed members (``CallOutcomeRecord``) in place of the report,
+        /// for a client that renders the report itself.
+        public var outcome: Bool?
+        /// True when the client answers a UI extension's `ui.prompt` and `ui.biometric` requests
+        /// (as `wallet.addCard`'s client does); the call then runs on a process of its own.
+        public var userAgent: Bool?
 
         /// Creates the params of one call.
-        public init(appex: String, method: String, params: JSONValue? = nil, deadlineMs: Double? = nil, transcript: Bool? = nil) {
+        public init(appex: String, method: String, params: JSONValue? = nil, deadlineMs: Double? = nil, transcript: Bool? = nil,
+                    outcome: Bool? = nil, userAgent: Bool? = nil) {
             self.appex = appex
             self.method = method
             self.params = params
             self.deadlineMs = deadlineMs
             self.transcript = transcript
+            self.outcome = outcome
+            self.userAgent = userAgent
         }
     }
 
-    /// What `extension.call` answers: the report `wallet-host call --json` prints, the transcript
-    /// it prints without `--json` (when asked), and whether the call succeeded.
+    /// What `extension.call` answers: the report `wallet-host call --json` prints (or, when the
+    /// params asked for it, the outcome as typed members), the transcript it prints without
+    /// `--json` (when asked), and whether the call succeeded.
     public struct ExtensionCallAnswer: Codable, Sendable {
-        /// The report, as `CallReport.json` writes it.
-        public var report: JSONValue
+        /// The report, as `CallReport.json` writes it; absent when the params asked for ``outcome``.
+        public var report: JSONValue?
+        /// The outcome as typed members, when the params asked for it (`outcome: true`).
+        public var outcome: CallOutcomeRecord?
         /// The human transcript, when the params asked for it.
         public var transcript: String?
         /// Whether the call succeeded (the command's exit status 0).

@@ -24,3 +24,15 @@ public struct DaemonNotification<Params: Codable & Sendable>: Sendable {
         self.name = name
     }
 }
+
+/// A request the daemon sends a client while it serves the client's request (a flow asking
+/// its user): its method name, the type of its params and of the client's answer.
+public struct DaemonClientRequest<Params: Codable & Sendable, Answer: Codable & Sendable>: Sendable {
+    /// The JSON-RPC method name of the request (`wallet.chooseIssuer`).
+    public let name: String
+
+    /// Declares a request; ``DaemonMethods`` holds the client API's.
+    public init(_ name: String) {
+        self.name = name
+    }
+}

@@ -51,6 +51,14 @@ public enum DaemonMethods {
 
     /// A line of the add-card flow's transcript, during ``walletAddCard``.
     public static let walletTranscript = DaemonNotification<DaemonAPI.TranscriptLine>("wallet.transcript")
+    /// The entries an issuer offered the flow, during ``walletAddCard`` with `entries: true`.
+    public static let walletEntries = DaemonNotification<DaemonAPI.OfferedEntries>("wallet.entries")
+
+    /// The daemon asks the client which bank to add a card of, during ``walletAddCard`` with `choose: true`.
+    public static let walletChooseIssuer = DaemonClientRequest<DaemonAPI.IssuerChoice, DaemonAPI.ChosenIssuer>("wallet.chooseIssuer")
+    /// The daemon asks the client which cards to add (params as ``walletEntries``'), during
+    /// ``walletAddCard`` with `choose: true`.
+    public static let walletChooseEntries = DaemonClientRequest<DaemonAPI.OfferedEntries, DaemonAPI.ChosenEntries>("wallet.chooseEntries")
     /// A line of an extension's conformance report as its checks run, during ``extensionConform``
     /// (an empty line ends one extension's report).
     public static let conformReport = DaemonNotification<DaemonAPI.ConformReportText>("conform.report")

@@ -1,6 +1,7 @@
 import ExtensionModel
 import Foundation
 import Wallet
+import WalletWire
 
 /// The params and results of the client API's methods (docs/DAEMON.md has one example of each).
 public enum DaemonAPI {
@@ -83,11 +84,21 @@ public enum DaemonAPI {
         public var select: [String]?
         /// True when the client answers `ui.prompt` and `ui.biometric` requests.
         public var userAgent: Bool?
-        public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil) {
+        /// True when the client wants the entries the flow is offered, as `wallet.entries`
+        /// notifications (their card art, which the report does not carry, for a page).
+        public var entries: Bool?
+        /// True when the client chooses the bank and the cards the params leave open, as the
+        /// flow reaches them: the daemon asks with ``DaemonMethods/walletChooseIssuer`` and
+        /// ``DaemonMethods/walletChooseEntries`` requests.
+        public var choose: Bool?
+        public init(issuer: String? = nil, device: DeviceKind? = nil, select: [String]? = nil, userAgent: Bool? = nil,
+                    entries: Bool? = nil, choose: Bool? = nil) {
             self.issuer = issuer
             self.device = device
             self.select = select
             self.userAgent = userAgent
+            self.entries = entries
+            self.choose = choose
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Wallet
 import WalletDaemonClient
 import WalletHostRuntime
@@ -88,43 +87,19 @@ struct AddCardCommand {
         try AppsDirectory.check(appsURL, given: appsGiven)
         let printer = TranscriptPrinter(enabled: !json, onlyProblems: quiet)
         let user = try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json)
-        var options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
+        let options = AddCardOptions(commandLine.fillingGaps(from: user.preferences))
         // Each screen the UI extension shows is a transcript line, and in --json and the HTML page.
         let recorder = RecordingUserAgent(TranscribedUserAgent(user.agent, line: printer.line))
-        // The HTML page draws the offered entries' art, which the daemon does not send back; the
-        // daemon's flow cannot ask this terminal which cards to add.
-        let choosesCards = user.chooser != nil && options.selection == nil
-        if !hostOptionsGiven, htmlURL == nil, !choosesCards, let client = try route.client(state: stateURL) {
-            let status = try await DaemonRoute.call(client, DaemonMethods.hostStatus, NoParams())
-            if status.appsDirectory == appsURL.standardizedFileURL.path {
-                if options.issuer == nil, let chooser = user.chooser {
-                    let discovered = try await DaemonRoute.call(client, DaemonMethods.walletDiscover,
-                                                                DaemonAPI.DeviceParams(device: options.device))
-                    options.issuer = await chooser.chooseIssuer(discovered.issuers.filter(\.listed))
-                }
-                var report = try await runThroughDaemon(client, options: options, answering: recorder, printer: printer)
-                report.screens = recorder.screens
-                return finish(report, user: user, printer: printer)
-            }
-        }
-        let installed = InstalledApps(directory: appsURL)
-        for finding in installed.findings where finding.isError { printer.line("! \(finding)") }
-        let state = StateDirectory(url: stateURL)
-        try SimulatedDevice(state: state).checkStateReadable()
-        var configuration = configuration
-        configuration.events = try state.openEventLog()
-        var flow = AddCardFlow(installed: installed, device: SimulatedDevice(state: state), configuration: configuration,
-                               userAgent: recorder, transcript: { printer.line($0) })
-        let offered = OfferedEntries()
-        flow.offeredEntries = { offered.append($0) }
-        if let chooser = user.chooser {
-            flow.chooseIssuer = { await chooser.chooseIssuer($0) }
-            flow.chooseEntries = { await chooser.chooseEntries($0) }
-        }
-        var report = await flow.run(options)
+        let session = try await route.session(state: stateURL, configuration: configuration, daemonMay: !hostOptionsGiven,
+                                              apps: appsURL)
+        // The HTML page draws the offered entries' art, which the report does not carry.
+        let request = AddCardRequest(options: options, user: user, answering: recorder, transcript: { printer.line($0) },
+                                     wantsOffered: htmlURL != nil)
+        let result = try await session.addCard(request)
+        var report = result.report
         report.screens = recorder.screens
         if let htmlURL {
-            var page = AddCardPage(report: report, offered: offered.entries, exchanges: recorder.exchanges)
+            var page = AddCardPage(report: report, offered: result.offered, exchanges: recorder.exchanges)
             page.notes = user.notes(issuer: report.issuer)
             try ReportFile.write(page.render(), to: htmlURL, report: "HTML report")
         }
@@ -143,45 +118,6 @@ struct AddCardCommand {
             printer.summary(report)
         }
         return report.succeeded ? 0 : 1
-    }
-}
-
-extension AddCardCommand {
-    /// The flow on the daemon's warm extensions: its transcript lines arrive as notifications
-    /// and are printed as they come; the UI extension's prompts arrive as requests and are
-    /// answered here, by this command's user agent.
-    private func runThroughDaemon(_ client: DaemonClient, options: AddCardOptions, answering answerer: any UserAgent,
-                                  printer: TranscriptPrinter) async throws -> FlowReport {
-        var select: [String]?
-        switch options.selection {
-        case .all?: select = ["all"]
-        case .identifiers(let identifiers)?: select = identifiers
-        case nil: select = nil
-        }
-        let params = DaemonAPI.AddCardParams(issuer: options.issuer, device: options.device, select: select, userAgent: true)
-        return try await DaemonRoute.call(client, DaemonMethods.walletAddCard, params, onNotification: { message in
-            if let transcript = message.params(of: DaemonMethods.walletTranscript) { printer.line(transcript.line) }
-        }, onRequest: { request in
-            switch request.method {
-            case WireMethod.uiPrompt?:
-                return try await answerer.prompt(DaemonClient.decode(UIPromptParams.self, from: request.params ?? .null))
-            case WireMethod.uiBiometric?:
-                return try await answerer.biometric(DaemonClient.decode(UIBiometricParams.self, from: request.params ?? .null))
-            default:
-                throw RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "this client does not answer \(request.method ?? "")")
-            }
-        })
-    }
-}
-
-/// The entries the flow was offered, collected for the HTML page.
-final class OfferedEntries: Sendable {
-    private let collected = Mutex<[WirePassEntry]>([])
-
-    var entries: [WirePassEntry] { collected.withLock { $0 } }
-
-    func append(_ entries: [WirePassEntry]) {
-        collected.withLock { $0 += entries }
     }
 }
 

@@ -8,7 +8,7 @@ import Glibc
 /// what the user decided beforehand (a script's `issuer`, `select` and `device`, as data the flow
 /// is given), and the concrete agent kept for the notes printed at the end. No one downcasts the
 /// agent to learn any of this, so the recorders wrapped around it lose nothing.
-struct AddCardUserChoice {
+struct AddCardUserChoice: Sendable {
     /// Who answers the UI extension's prompts and biometric requests.
     let agent: any UserAgent
     /// What the user states before any screen; the command line's flags win over these.

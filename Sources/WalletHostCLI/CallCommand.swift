@@ -14,8 +14,9 @@ struct CallCommand {
     let json: Bool
     let configuration: HostConfiguration
     let route: DaemonRoute
-    /// Whether `--memory-limit` or `--hang-grace` was given: they shape a process, so the call
-    /// runs on one of its own, in this process (so does a call with a user agent to answer it).
+    /// Whether `--memory-limit`, `--hang-grace` or a network option was given: they shape a
+    /// process, so the call runs on one of its own, in this process (so does `--verbose`, whose
+    /// events are this process's). A UI extension's user is answered here on either route.
     let needsOwnProcess: Bool
     /// `--user-agent FILE`: the script that answers a UI extension's prompts.
     let userAgentFile: URL?
@@ -79,92 +80,35 @@ struct CallCommand {
         verbose = parsed.has("verbose")
         guard !(interactive && userAgentFile != nil) else { throw UsageError("--user-agent and --interactive exclude each other") }
         needsOwnProcess = parsed.value("memory-limit") != nil || parsed.value("hang-grace") != nil
-            || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty
-            || userAgentFile != nil || interactive || verbose
-            // The daemon's extensions have no user to ask; here someone answers, or the note says how to.
-            || method == WireMethod.authorize
+            || parsed.value("network") != nil || !parsed.values("allow-network").isEmpty || verbose
     }
 
     func run() async throws -> Int32 {
-        if !needsOwnProcess, let client = try route.client(state: stateURL) {
-            return try await runThroughDaemon(client)
-        }
-        let (bundle, findings) = BundleLoader.wallet.loadExtension(at: appexURL)
-        guard let bundle else {
-            let errors = findings.filter { $0.severity == .error }
-            throw CommandFailure("cannot load \(appexURL.path):\n" + errors.map { "  \($0)" }.joined(separator: "\n"))
-        }
-        let state = StateDirectory(url: stateURL)
-        let events = EventCollector(forwardingTo: try state.openEventLog())
-        var configuration = configuration
-        configuration.events = events
-        // Only a UI extension asks the user; nobody answering is said after the call, with how to answer.
-        let user = bundle.extensionPoint.role == .ui
-            ? try AddCardUserChoice.choose(userAgentFile: userAgentFile, interactive: interactive, json: json) : nil
-        configuration.services = DeviceServices(device: SimulatedDevice(state: state), userAgent: user?.agent)
-        configuration.idleTimeout = nil
-        let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
-        let runner = ExtensionRunner(descriptor: descriptor, configuration: configuration)
-
-        let provisioning = method == WireMethod.generateAddPaymentPassRequest ? try? ProvisioningCall(params: params, state: state) : nil
-        // A UI extension waits on its user, who sees the prompts: no "no answer yet" beside them.
-        let progress = CallProgress(method: method, executable: descriptor.executableName,
-                                    deadline: configuration.deadline(for: method, at: bundle.extensionPoint),
-                                    firstAfter: user == nil ? .seconds(1) : .seconds(24 * 3600))
-        let outcome = await progress.reporting {
-            await MethodResultShape.call(runner, method: method, params: provisioning?.params ?? params)
-        }
-        var lateNote: String?
-        if case .failure(let error) = outcome.result, error.kind == .deadlineExceeded {
-            lateNote = await waitForLateCompletion(events, grace: configuration.hangGrace)
-        }
-        await runner.stop(reason: "call finished")
-
-        let deadline = outcome.deadline
+        let session = try await route.session(state: stateURL, configuration: configuration, daemonMay: !needsOwnProcess)
+        let request = CallRequest(appex: appexURL, method: method, params: params, deadline: configuration.deadlineOverrides[method],
+                                  userAgentFile: userAgentFile, interactive: interactive, json: json)
+        let call = try await session.call(request)
+        let outcome = call.outcome
         if json {
-            printJSON(CallReport.json(outcome, deadline: deadline, lateNote: lateNote, sandboxed: outcome.sandboxed,
-                                  verification: provisioning?.verify(outcome)))
+            printJSON(CallReport.json(outcome, deadline: outcome.deadline, lateNote: call.lateNote, sandboxed: outcome.sandboxed,
+                                      verification: call.verification))
         } else {
-            print(CallReport.human(outcome, executable: descriptor.executableName, deadline: deadline, lateNote: lateNote,
-                                   artDirectory: state.url.appendingPathComponent("art")))
-            if let verification = provisioning?.verify(outcome) { print("payload: \(verification.summary)") }
+            print(CallReport.human(outcome, executable: call.executable, deadline: outcome.deadline, lateNote: call.lateNote,
+                                   artDirectory: call.artDirectory))
+            if let verification = call.verification { print("payload: \(verification.summary)") }
             if let sandbox = SandboxSummary.note(outcome) { print(sandbox) }
-            // Each connection through the egress proxy, in the order they ended.
-            for event in events.events(.networkConnection) { print("network: \(event.message)") }
-            if verbose {
+            for line in call.networkLines { print(line) }
+            if verbose, let events = call.events {
                 print("events:")
                 for event in events.events { print("  \(event.kind.rawValue): \(event.message)") }
                 for line in events.outputLines { print("  output: \(line)") }
             }
         }
+        let user = call.user
         let notes = json ? (user?.unanswered?.hint(issuer: nil) ?? []) : (user?.notes(issuer: nil) ?? [])
         if !notes.isEmpty { StandardError.write(notes.map { $0 + "\n" }.joined()) }
         if case .failure = outcome.result { return 1 }
         return 0
-    }
-
-    /// The same call on the daemon's warm process; the daemon renders the report.
-    private func runThroughDaemon(_ client: DaemonClient) async throws -> Int32 {
-        let request = DaemonAPI.ExtensionCallParams(appex: appexURL.standardizedFileURL.path, method: method, params: params,
-                                                    deadlineMs: configuration.deadlineOverrides[method]?.milliseconds, transcript: !json)
-        let point = ExtensionPointRegistry.wallet.points.first { $0.method(named: method) != nil }
-        let progress = CallProgress(method: method, executable: appexURL.deletingPathExtension().lastPathComponent,
-                                    deadline: configuration.deadlineOverrides[method] ?? point?.method(named: method)?.deadline)
-        let answer = try await progress.reporting { try await DaemonRoute.call(client, DaemonMethods.extensionCall, request) }
-        if json {
-            printJSON(DaemonRoute.compactJSON(answer.report))
-        } else if let transcript = answer.transcript {
-            print(transcript)
-        }
-        return answer.succeeded ? 0 : 1
-    }
-
-    /// After a missed deadline, gives the extension its grace to answer late, so the report can
-    /// say how long it really took ("status took 152 ms").
-    private func waitForLateCompletion(_ events: EventCollector, grace: Duration) async -> String? {
-        // The hang verdict comes at the end of the grace: wait a little past it.
-        let event = await events.firstEvent(within: grace + .milliseconds(200), where: CallReport.endsTheWait)
-        return CallReport.lateNote(event)
     }
 }
 

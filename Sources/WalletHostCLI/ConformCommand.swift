@@ -53,26 +53,16 @@ struct ConformCommand {
 
     func run() async throws -> Int32 {
         let appexes = try bundleURLs.flatMap(Self.extensions(in:))
-        // Without --state the checks run on a fresh device that no daemon serves.
-        if let stateURL, !hostOptionsGiven, let client = try route.client(state: stateURL) {
-            return try await runThroughDaemon(client, appexes: appexes)
-        }
         let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("wallet-host-conform-\(getpid())-\(UUID().uuidString.prefix(8))"))
         // A throwaway state directory: its containers' images are unmounted with the command.
         defer { if stateURL == nil { ContainerVolume.release(under: state.url.path) } }
-        var configuration = configuration
-        configuration.events = try state.openEventLog()
-        let suite = WalletConformance.suite(state: state, options: ConformanceOptions(configuration: configuration))
+        // Without --state the checks run on a fresh device that no daemon serves.
+        let session = try await route.session(state: state.url, configuration: configuration,
+                                              daemonMay: stateURL != nil && !hostOptionsGiven)
         let printer = TranscriptPrinter(enabled: !json)
         let started = Date()
-        var reports: [ConformanceReport] = []
-        for url in appexes {
-            // Check by check as they end (a pty and a pipe alike), then a blank line.
-            let report = await suite.run(appex: url, onLine: quiet ? Self.quietLines(printer) : printer.line)
-            if !quiet { printer.line("") }
-            reports.append(report)
-        }
+        let reports = try await session.conform(appexes, onLine: quiet ? Self.quietLines(printer) : printer.line)
         if let junitURL {
             try ReportFile.write(reports.renderJUnit(timestamp: started), to: junitURL, report: "JUnit report")
         }
@@ -104,27 +94,6 @@ struct ConformCommand {
             printer.line("conform FAILED: \(failed.joined(separator: "; "))")
         }
         if let junitURL { printer.line("JUnit XML: \(junitURL.path)") }
-    }
-
-    /// The checks run by the daemon serving the state directory, on its device and event log.
-    private func runThroughDaemon(_ client: DaemonClient, appexes: [URL]) async throws -> Int32 {
-        let printer = TranscriptPrinter(enabled: !json)
-        let params = DaemonAPI.ConformParams(appexes: appexes.map(\.standardizedFileURL.path), junit: junitURL != nil)
-        let answer = try await DaemonRoute.call(client, DaemonMethods.extensionConform, params,
-                                                onNotification: { message in
-            if let report = message.params(of: DaemonMethods.conformReport) {
-                (quiet ? Self.quietLines(printer) : printer.line)(report.text)
-            }
-        })
-        if let junitURL, let junit = answer.junit {
-            try ReportFile.write(junit, to: junitURL, report: "JUnit report")
-        }
-        if json {
-            printJSON(answer.json)
-        } else {
-            summarize(extensions: answer.extensions, failed: answer.failed, printer: printer)
-        }
-        return answer.passed ? 0 : 1
     }
 
     /// With `--quiet`: the report's lines that say something went wrong, and its summary.

@@ -137,36 +137,20 @@ struct StressCommand {
 
     func run() async throws -> Int32 {
         let bundles = try StressTargets.resolve(bundleURLs)
-        let state = StateDirectory(url: stateURL ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("wallet-host-stress-\(getpid())-\(UUID().uuidString.prefix(8))"))
+        let stateURL = stateURL ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("wallet-host-stress-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let temporary = self.stateURL == nil
         // A throwaway state directory: its containers' images are unmounted with the command.
-        defer { if stateURL == nil { ContainerVolume.release(under: state.url.path) } }
-        let device = SimulatedDevice(state: state)
-        if stateURL == nil { try StressTargets.openContainingApps(of: bundles, in: device) }
-        var configuration = configuration
-        configuration.events = try state.openEventLog()
-        configuration.services = DeviceServices(device: device)
+        defer { if temporary { ContainerVolume.release(under: stateURL.path) } }
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
-        var reports: [StressReport] = []
-        var results: [StressResult] = []
-        for bundle in bundles {
-            let descriptor = ExtensionDescriptor(bundle: bundle, appGroups: try state.appGroupContainers(bundle.appGroups, team: bundle.team))
-            let run = StressRun(descriptor: descriptor, configuration: configuration, plan: plan)
-            let onProgress: (@Sendable (StressRun.Progress) -> Void)? = progress.isEnabled ? { @Sendable in progress.show($0) } : nil
-            let result = try await run.run(onProgress: onProgress)
-            progress.clear()
-            var report = StressReport(result)
-            if findMemoryLimit {
-                report.memoryLimitSearch = await MemoryLimitSearch.run(descriptor: descriptor, configuration: configuration, plan: plan)
-            }
-            if searchCPUShare {
-                report.cpuShareSearch = await CPUShareSearch.run(descriptor: descriptor, configuration: configuration)
-            }
-            report.thresholds = thresholds.map { ThresholdOutcome(threshold: $0, report: report) }
-            reports.append(report)
-            results.append(result)
-        }
-        try write(reports: reports, results: results)
+        let request = StressRequest(bundles: bundles, plan: plan, findMemoryLimit: findMemoryLimit, searchCPUShare: searchCPUShare,
+                                    thresholds: thresholds, openContainingApps: temporary,
+                                    onProgress: progress.isEnabled ? { @Sendable in progress.show($0) } : nil)
+        // Stress runs here: it measures the host that runs the extensions beside them.
+        let session = InProcessSession(stateURL: stateURL, configuration: configuration)
+        let runs = try await session.stress(request, afterEach: { progress.clear() })
+        let reports = runs.map(\.report)
+        try write(reports: reports, results: runs.map(\.result))
         let passed = reports.allSatisfy { $0.thresholds.allSatisfy { !$0.violated } }
         if json {
             let encoder = JSONEncoder()
@@ -182,12 +166,13 @@ struct StressCommand {
             if let junitURL { print("JUnit XML: \(junitURL.path)") }
             if let htmlURL { print("HTML report: \(htmlURL.path)") }
         }
-        if stateURL == nil && passed {
+        let state = StateDirectory(url: stateURL)
+        if temporary && passed {
             // Its containers' images first: a directory with a mount in it is not removed (every
             // passing run on a root host left its wallet-host-stress-PID-N behind).
             ContainerVolume.release(under: state.url.path)
             try? FileManager.default.removeItem(at: state.url)
-        } else if stateURL == nil {
+        } else if temporary {
             StandardError.write("stress: event log and extension output kept in \(state.logsURL.path)\n")
         }
         return passed ? 0 : 1

@@ -23,6 +23,10 @@ enum ExtensionCallMethod {
         var deadlineMs: Double?
         /// Also answer the human transcript.
         var transcript: Bool?
+        /// Answer the outcome as typed members in place of the report.
+        var outcome: Bool?
+        /// The client answers a UI extension's `ui.prompt` and `ui.biometric` requests.
+        var userAgent: Bool?
 
         /// The params from a flat plain object (``WireCodec/plainParams(from:)``), as
         /// `JSONDecoder` reads them; nil when the members are not of the plain types (method
@@ -46,11 +50,22 @@ enum ExtensionCallMethod {
             case .bool(let wanted)?: transcript = wanted
             default: return nil
             }
+            switch members["outcome"] {
+            case nil, .null?: outcome = nil
+            case .bool(let wanted)?: outcome = wanted
+            default: return nil
+            }
+            switch members["userAgent"] {
+            case nil, .null?: userAgent = nil
+            case .bool(let wanted)?: userAgent = wanted
+            default: return nil
+            }
         }
     }
 
     struct Answer<Report: Encodable & Sendable>: Encodable, Sendable {
-        var report: Report
+        var report: Report?
+        var outcome: DaemonAPI.CallOutcomeRecord?
         var transcript: String?
         var succeeded: Bool
     }
@@ -69,7 +84,7 @@ enum ExtensionCallMethod {
             }
             let methodParams = params.params ?? .object([:])
             let from = hub.nextSequence
-            if params.method != WireMethod.generateAddPaymentPassRequest,
+            if params.method != WireMethod.generateAddPaymentPassRequest, params.userAgent != true,
                let runner = try? pool.runner(forAppex: params.appex, loading: false), runner.isWarm {
                 let ticket = CallTicket()
                 request.onCancel { ticket.cancel() }
@@ -82,16 +97,31 @@ enum ExtensionCallMethod {
                 }
                 return
             }
+            let client = request.call.client
             request.answer(inTask: { _ in
-                guard let runner = try pool.runner(forAppex: params.appex) else { throw DaemonError("cannot load \(params.appex)") }
+                guard let pooled = try pool.runner(forAppex: params.appex) else { throw DaemonError("cannot load \(params.appex)") }
+                // A UI extension whose client answers for its user: a process of the call's own, whose prompts go to the client.
+                let own = params.userAgent == true && pooled.descriptor.point.role == .ui
+                    ? runner(like: pooled, answeredBy: client, pool: pool) : nil
+                let runner = own ?? pooled
                 let provisioning = params.method == WireMethod.generateAddPaymentPassRequest
                     ? try? ProvisioningCall(params: methodParams, state: pool.device.state) : nil
                 let outcome = await MethodResultShape.call(runner, method: params.method, params: provisioning?.params ?? methodParams,
                                                            deadline: deadline)
-                return await answer(outcome, runner: runner, params: params, hub: hub, from: from,
-                                    verification: provisioning?.verify(outcome))
+                let answer = await answer(outcome, runner: runner, params: params, hub: hub, from: from,
+                                          verification: provisioning?.verify(outcome), clientAnswered: own != nil)
+                await own?.stop(reason: "call finished")
+                return answer
             })
         })
+    }
+
+    /// A runner for `pooled`'s extension whose user agent is the client, stopped after its call.
+    private static func runner(like pooled: ExtensionRunner, answeredBy client: ClientSession, pool: ExtensionPool) -> ExtensionRunner {
+        var configuration = pool.configuration
+        configuration.services = DeviceServices(device: pool.device, userAgent: ForwardingUserAgent(client: client))
+        configuration.idleTimeout = nil
+        return ExtensionRunner(descriptor: pooled.descriptor, configuration: configuration)
     }
 
     private static func deadline(_ params: Params) throws(RPCErrorObject) -> Duration? {
@@ -113,8 +143,8 @@ enum ExtensionCallMethod {
     /// The answer, after waiting (from event `from` on, the call's first) for how a call that
     /// missed its deadline ended.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
-                               hub: EventHub, from: Int,
-                               verification: PassDataVerification? = nil) async -> any Encodable & Sendable {
+                               hub: EventHub, from: Int, verification: PassDataVerification? = nil,
+                               clientAnswered: Bool = false) async -> any Encodable & Sendable {
         var lateNote: String?
         if waitsForLateAnswer(outcome), let pid = outcome.pid {
             // The hang verdict comes at the end of the grace: wait a little past it.
@@ -124,28 +154,37 @@ enum ExtensionCallMethod {
             lateNote = CallReport.lateNote(event)
         }
         // The call's connections through the egress proxy, for the transcript (as `wallet-host call` prints them).
-        let network = params.transcript == true && outcome.pid != nil
+        let network = (params.transcript == true || params.outcome == true) && outcome.pid != nil
             ? hub.events(from: from) { $0.kind == .networkConnection && $0.pid == outcome.pid }.map { "network: \($0.message)" } : []
         return answer(outcome, runner: runner, params: params, lateNote: lateNote, verification: verification,
-                      networkLines: network)
+                      networkLines: network, clientAnswered: clientAnswered)
     }
 
     /// - Parameter verification: for `generateAddPaymentPassRequest`, what the host made of the payload.
     private static func answer(_ outcome: CallOutcome<any Encodable & Sendable>, runner: ExtensionRunner, params: Params,
                                lateNote: String?,
-                               verification: PassDataVerification? = nil, networkLines: [String] = []) -> any Encodable & Sendable {
+                               verification: PassDataVerification? = nil, networkLines: [String] = [],
+                               clientAnswered: Bool = false) -> any Encodable & Sendable {
         let shownDeadline = outcome.deadline
         let succeeded: Bool
         if case .failure = outcome.result { succeeded = false } else { succeeded = true }
+        // Card art goes to the device's state directory, as `wallet-host call` in process writes it.
+        let artDirectory = params.transcript == true || params.outcome == true
+            ? (runner.configuration.services as? DeviceServices)?.device.state.url.appendingPathComponent("art") : nil
         var transcript: String?
         if params.transcript == true {
-            // Card art goes to the device's state directory, as `wallet-host call` in process writes it.
-            let artDirectory = (runner.configuration.services as? DeviceServices)?.device.state.url.appendingPathComponent("art")
             transcript = CallReport.human(outcome, executable: runner.descriptor.executableName, deadline: shownDeadline,
                                           lateNote: lateNote, artDirectory: artDirectory)
             if let verification { transcript! += "\npayload: \(verification.summary)" }
             if let note = SandboxSummary.note(outcome) { transcript! += "\n" + note }
             for line in networkLines { transcript! += "\n" + line }
+        }
+        if params.outcome == true {
+            var record = DaemonAPI.CallOutcomeRecord(outcome, executable: runner.descriptor.executableName, lateNote: lateNote,
+                                                     verification: verification, network: networkLines,
+                                                     artDirectory: artDirectory?.path)
+            record.userAgent = clientAnswered ? true : nil
+            return Answer<JSONValue>(report: nil, outcome: record, transcript: transcript, succeeded: succeeded)
         }
         let answer = { @Sendable [transcript] () -> any Encodable & Sendable in
             Answer(report: CallReport.object(outcome, deadline: shownDeadline, lateNote: lateNote, sandboxed: outcome.sandboxed,

@@ -164,11 +164,32 @@ public struct WalletMethods: Sendable {
         if client.connection == nil {
             // A page (the studio) draws the offered cards' art, which the report does not carry.
             flow.offeredEntries = { entries in client.notify(StudioServer.entriesNotification, ["entries": entries]) }
+        } else if params.entries == true {
+            // So does a client's page (`add-card --html`).
+            flow.offeredEntries = { entries in
+                client.notify(DaemonMethods.walletEntries.name, DaemonAPI.OfferedEntries(entries: entries))
+            }
         }
+        if params.choose == true { Self.forwardChoices(of: &flow, to: client) }
         for finding in pool.installed.findings where finding.isError {
             client.notify(DaemonMethods.walletTranscript.name, DaemonAPI.TranscriptLine(line: "! \(finding)"))
         }
         return await flow.run(options)
+    }
+
+    /// The bank and the cards the flow's params leave open, asked of the client that started it
+    /// (its user picks them, as `add-card --interactive` asks in process); a client that does
+    /// not answer leaves the flow's defaults (the first bank, every card).
+    private static func forwardChoices(of flow: inout AddCardFlow, to client: ClientSession) {
+        flow.chooseIssuer = { issuers in
+            let answer = try? await client.request(DaemonMethods.walletChooseIssuer.name, DaemonAPI.IssuerChoice(issuers: issuers))
+            return answer.flatMap { try? $0.decoded(as: DaemonAPI.ChosenIssuer.self) }?.issuer
+        }
+        flow.chooseEntries = { entries in
+            let answer = try? await client.request(DaemonMethods.walletChooseEntries.name, DaemonAPI.OfferedEntries(entries: entries))
+            guard let select = answer.flatMap({ try? $0.decoded(as: DaemonAPI.ChosenEntries.self) })?.select else { return nil }
+            return select == ["all"] ? .all : .identifiers(select)
+        }
     }
 
     private func subscribe(_ call: DaemonCall) throws -> DaemonAPI.Subscribed {

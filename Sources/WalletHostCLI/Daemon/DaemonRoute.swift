@@ -1,4 +1,5 @@
 import Foundation
+import WalletHostRuntime
 import WalletDaemonClient
 import WalletWire
 
@@ -31,6 +32,25 @@ struct DaemonRoute {
             }
         }
         return try? DaemonClient(connectingTo: Self.socketPath(forState: state))
+    }
+
+    /// Where a command's operations run, chosen once: the daemon when `daemonMay` and one
+    /// answers (and, given `apps`, serves that apps directory), else this process.
+    /// - Parameters:
+    ///   - state: The state directory; the daemon serving it answers on its socket.
+    ///   - configuration: The host options, for a run in this process.
+    ///   - daemonMay: False when the command needs what only a run here gives (a host option,
+    ///     a user agent, an HTML page with the offered art).
+    ///   - apps: The apps directory the command works with; a daemon serving another one is not used.
+    /// - Throws: ``CommandFailure`` when `--connect` names a socket nobody answers on.
+    func session(state: URL, configuration: HostConfiguration, daemonMay: Bool = true, apps: URL? = nil) async throws -> any HostSession {
+        let local = InProcessSession(stateURL: state, configuration: configuration, appsURL: apps)
+        guard daemonMay, let client = try client(state: state) else { return local }
+        if let apps {
+            let status = try await Self.call(client, DaemonMethods.hostStatus, NoParams())
+            guard status.appsDirectory == apps.standardizedFileURL.path else { return local }
+        }
+        return DaemonSession(client: client)
     }
 
     /// Runs one of the client API's methods, turning its error answer into the one sentence
