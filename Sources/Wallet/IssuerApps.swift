@@ -55,6 +55,8 @@ public struct AppLauncher: Sendable {
     /// The app's network, as an extension's (`--network`, `--allow-network`).
     public var network = NetworkMode.proxy
     public var networkPolicy = NetworkPolicy()
+    /// The loop that watches the app's run, whose clock its timeout is on (nil: the shared loop).
+    public var loop: HostLoop?
 
     public init(device: SimulatedDevice, sandbox: SandboxMode = .auto, sandboxInitPath: String? = nil) {
         self.init(device: device, configuration: HostConfiguration())
@@ -73,6 +75,7 @@ public struct AppLauncher: Sendable {
         network = configuration.network
         networkPolicy = configuration.networkPolicy
         events = configuration.events
+        loop = configuration.loop
     }
 
     /// What opening the app did.
@@ -109,7 +112,7 @@ public struct AppLauncher: Sendable {
             let bounds = RunBounds(executableName: executable.lastPathComponent, bundleIdentifier: app.bundleIdentifier,
                                    memoryLimitBytes: memoryLimitBytes, controlGroups: controlGroups,
                                    containers: Array(groups.values), containerQuotaBytes: containerQuotaBytes, events: events)
-            run = try ProcessRun.run(configuration, timeout: timeout, bounds: bounds)
+            run = try ProcessRun.run(configuration, timeout: timeout, bounds: bounds, loop: loop)
         } catch {
             throw StateError("cannot open \(app.name): \(error)")
         }

@@ -14,6 +14,9 @@ public final class StressRun: Sendable {
     private let warmRunner: ExtensionRunner
     private let chaos: ChaosInjector
     private let progress: Mutex<ProgressState>
+    /// The configuration's clock: the run's length (``StressPlan/duration``) and each call's
+    /// times are read on it, so a run on a ``TestClock`` ends when the test advances it.
+    private var clock: any HostClock { configuration.clock }
 
     /// What the callers share while the load runs.
     private struct ProgressState {
@@ -75,7 +78,7 @@ public final class StressRun: Sendable {
         let throttle = plan.cpuSharePercent.map {
             CPUThrottle(sharePercent: $0, period: plan.cpuSharePeriod, held: chaos.held)
         }
-        let started = ContinuousClock.now
+        let started = clock.now()
         let reporter = onProgress.map { report in
             Task {
                 while !Task.isCancelled {
@@ -89,7 +92,7 @@ public final class StressRun: Sendable {
                 group.addTask { await self.callerLoop(requests: requests, started: started) }
             }
         }
-        let elapsed = ContinuousClock.now - started
+        let elapsed = clock.now() - started
         await chaos.settle()
         reporter?.cancel()
         throttle?.finish()
@@ -125,7 +128,7 @@ public final class StressRun: Sendable {
 
     /// The next call's index, or nil when the run has made its calls or used its time.
     private func takeIndex(started: ContinuousClock.Instant) -> Int? {
-        if let duration = plan.duration, ContinuousClock.now - started >= duration { return nil }
+        if let duration = plan.duration, clock.now() - started >= duration { return nil }
         return progress.withLock { state in
             guard plan.duration != nil || state.nextIndex < plan.calls else { return nil }
             defer { state.nextIndex += 1 }
@@ -146,7 +149,7 @@ public final class StressRun: Sendable {
            await chaos.inject(.stop, into: pid, deadline: deadline) {
             injected = .stop
         }
-        let askedAt = ContinuousClock.now
+        let askedAt = clock.now()
         let watchdog = deadline.map { $0 + configuration.hangGrace } ?? .seconds(60)
         async let outcome = Watchdog.run(limit: watchdog + configuration.stopGrace * 4 + .seconds(5)) {
             await requests.call(method, on: runner)
@@ -160,7 +163,7 @@ public final class StressRun: Sendable {
         let finished = await outcome
         var record = StressCallRecord(index: index, method: method, cold: cold || (finished?.launchedProcess ?? false),
                                       startedAtMilliseconds: (askedAt - started).milliseconds,
-                                      latencyMilliseconds: finished?.totalMilliseconds ?? (ContinuousClock.now - askedAt).milliseconds,
+                                      latencyMilliseconds: finished?.totalMilliseconds ?? (clock.now() - askedAt).milliseconds,
                                       deadlineMilliseconds: deadline?.milliseconds, fault: injected, lost: finished == nil)
         if let finished {
             record.pid = finished.pid
@@ -194,7 +197,7 @@ public final class StressRun: Sendable {
     private func snapshot(since started: ContinuousClock.Instant) -> Progress {
         progress.withLock { state in
             Progress(done: state.records.count, total: plan.duration == nil ? plan.calls : nil,
-                     elapsed: .now - started, recentLatencies: state.records.suffix(2_000).map(\.latencyMilliseconds),
+                     elapsed: clock.now() - started, recentLatencies: state.records.suffix(2_000).map(\.latencyMilliseconds),
                      misses: state.records.lazy.filter(\.missedDeadline).count,
                      kills: state.faultsInjected[.kill, default: 0] + events.count(.memoryKill) + events.count(.hung))
         }

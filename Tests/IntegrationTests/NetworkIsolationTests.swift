@@ -2,6 +2,7 @@ import CWalletSpawn
 import Foundation
 import Testing
 import WalletHostRuntime
+import WalletHostTestSupport
 import WalletTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -261,7 +262,7 @@ struct NetworkIsolationTests {
         #expect(results["connectStatus"] as? String == "HTTP/1.1 200 Connection established", "\(results)")
         #expect(results["tunnel"] as? String == "hello", "\(results)")
         #expect(results["refused"] as? Int == 403, "\(results)")
-        try await waitFor("three connections are logged") { events.events(.networkConnection).count >= 3 }
+        await events.waitForEvents("connections logged", count: 3) { $0.kind == .networkConnection }
         let connections = events.events(.networkConnection).compactMap { event -> HostEvent.NetworkConnection? in
             guard case .networkConnection(let connection) = event.payload else { return nil }
             return connection
@@ -320,7 +321,7 @@ struct NetworkIsolationTests {
         #expect(answers.count == 8 && answers.allSatisfy { $0 == "HTTP/1.1 503 Service Unavailable" }, "\(results)")
         #expect(results["big"] as? String == "HTTP/1.1 431 Request Header Fields Too Large", "\(results)")
         await runner.stop()
-        try await waitFor("every connection is logged") { events.events(.networkConnection).count >= 41 }
+        await events.waitForEvents("connections logged", count: 41) { $0.kind == .networkConnection }
     }
 
     @Test("--network proxy without --allow-network refuses the host's own loopback (a name resolving there too)")
@@ -339,7 +340,7 @@ struct NetworkIsolationTests {
         let results = try Self.results(hostile, "proxy.json")
         #expect(results["refused"] as? Int == 403, "\(results)")
         #expect((results["plain"] as? String ?? "").contains("403"), "\(results)")
-        try await waitFor("the refusals are logged") { events.events(.networkConnection).count >= 3 }
+        await events.waitForEvents("refusals logged", count: 3) { $0.kind == .networkConnection }
         #expect(events.events(.networkConnection).allSatisfy { event in
             guard case .networkConnection(let connection) = event.payload else { return false }
             return !connection.allowed && connection.reason?.contains("host's own address or a private one") == true

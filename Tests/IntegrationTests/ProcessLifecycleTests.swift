@@ -136,12 +136,14 @@ struct ProcessLifecycleTests {
             _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         }
         let pid = try #require(runner.pid)
-        try await waitFor("one idle timer for the runner, not one per call") { clock.sleeperCount == 1 }
+        #expect(await clock.waitForSleepers(1), "no idle timer armed")
+        #expect(clock.sleeperCount == 1, "one idle timer for the runner, not one per call")
         clock.advance(by: .seconds(29))
         // A call at 29 s: the idle time now ends at 59 s. The timer, due at 30 s, looks again then.
         _ = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)
         clock.advance(by: .seconds(2))
-        try await waitFor("the idle timer armed again for 59 s") { clock.sleeperCount == 1 }
+        // The timer due at 30 s left the clock's sleepers as it fired; it sleeps again, now until 59 s.
+        #expect(await clock.waitForSleepers(1), "the idle timer was not armed again for 59 s")
         #expect(runner.pid == pid, "stopped although a call came 2 s before")
         #expect(!events.events.contains { $0.kind == .exit })
         let exitsFrom = events.count

@@ -171,7 +171,8 @@ struct SharedReactorTests {
 
     @Test("a killed extension is reaped while the others answer, and a new one on its descriptor numbers works")
     func exitAndReuse() async throws {
-        let runners = try (0..<5).map { _ in try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex).0 }
+        let made = try (0..<5).map { _ in try ExampleBundles.runner(appex: ExampleBundles.testHelperAppex) }
+        let runners = made.map(\.0)
         defer { Task { for runner in runners { await runner.stop() } } }
         for runner in runners {
             guard case .success = await runner.prewarm() else {
@@ -182,9 +183,9 @@ struct SharedReactorTests {
         let killed = runners[0]
         let pid = try #require(killed.pid)
         kill(pid, SIGKILL)
-        // The exit is seen through the reactor (the pidfd), and torn down off its thread.
-        let seen = ContinuousClock.now + .seconds(5)
-        while killed.pid != nil, ContinuousClock.now < seen { try await Task.sleep(for: .milliseconds(10)) }
+        // The exit is seen through the reactor (the pidfd), and torn down off its thread; the
+        // exit event comes once the runner's process has left it.
+        await made[0].1.waitForEvent("the killed process's exit") { $0.kind == .exit && $0.pid == pid }
         #expect(killed.pid == nil, "the killed process \(pid) was not reaped")
         for runner in runners.dropFirst() {
             let outcome = await runner.call(WireMethod.status, params: NoParams(), resultType: StatusResult.self)

@@ -37,12 +37,15 @@ struct CrashRelaunchClockTests {
         try await waitFor("the runner saw its process end") { await pid() == nil }
 
         pool.processCrashed(bundleIdentifier: Self.helper)
-        try await waitFor("the relaunch's timer armed") { clock.sleeperCount == 1 }
+        #expect(await clock.waitForSleepers(1), "the relaunch's timer was never armed")
         clock.advance(by: .milliseconds(99))
         #expect(clock.sleeperCount == 1, "relaunched before its 100 ms backoff")
         #expect(await pid() == nil)
+        let beforeRelaunch = hub.nextSequence
         clock.advance(by: .milliseconds(1))
-        try await waitFor("relaunched once the clock reached the backoff") { await pid().map { $0 != first } ?? false }
+        #expect(await hub.firstEvent(from: beforeRelaunch, within: .seconds(10)) { $0.kind == .handshake } != nil,
+                "no relaunch once the clock reached the backoff")
+        try await waitFor("the relaunched process listed") { await pid().map { $0 != first } ?? false }
 
         // Two more crashes within the window: crash-looping, and the relaunch armed by the second is cancelled.
         pool.processCrashed(bundleIdentifier: Self.helper)

@@ -47,12 +47,15 @@ final class DaemonProcess: @unchecked Sendable {
     @discardableResult
     func waitUntilServing(timeout: Duration = .seconds(10)) async throws -> Self {
         let giveUp = ContinuousClock.now + timeout
+        // A daemon is up in tens of milliseconds: looked for 1 ms apart at first, then every 20 ms.
+        var pause = Duration.milliseconds(1)
         while ContinuousClock.now < giveUp {
             if !process.isRunning {
                 throw DaemonError("wallet-host serve exited with \(process.terminationStatus): \(standardError)")
             }
             if (try? DaemonClient(connectingTo: socketPath)) != nil { return self }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
         }
         throw DaemonError("wallet-host serve did not answer on \(socketPath) within \(timeout): \(standardError)")
     }

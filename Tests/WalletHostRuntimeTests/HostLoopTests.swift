@@ -177,4 +177,26 @@ import Glibc
         }
         await loop.shutdown()
     }
+
+    /// epoll_wait's timeout is whole milliseconds: a loop that rounds a timer 300 µs away up to
+    /// one sleeps at least a millisecond. Each timer is armed on the loop's thread, which then
+    /// sleeps for it (no wake-up from another thread shortens the wait); the best of twenty
+    /// comes in under a millisecond only when the loop sleeps to the nanosecond.
+    @Test("a timer 300 µs away fires before a millisecond has passed", .enabled(if: HostLoop.hasPreciseTimers, "no epoll_pwait2"))
+    func subMillisecondTimersFireOnTime() async throws {
+        let loop = try HostLoop(threadName: "wh-precise-test")
+        var delays: [Duration] = []
+        for _ in 0..<20 {
+            let delay = await withCheckedContinuation { (continuation: CheckedContinuation<Duration, Never>) in
+                loop.execute {
+                    let armed = ContinuousClock.now
+                    loop.schedule(at: armed + .microseconds(300)) { continuation.resume(returning: ContinuousClock.now - armed) }
+                }
+            }
+            delays.append(delay)
+        }
+        await loop.shutdown()
+        #expect(delays.allSatisfy { $0 >= .microseconds(300) }, "a timer fired early: \(delays)")
+        #expect(try #require(delays.min()) < .milliseconds(1), "every timer fired a millisecond or more late: \(delays)")
+    }
 }

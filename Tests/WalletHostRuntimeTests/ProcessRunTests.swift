@@ -1,15 +1,58 @@
 import Foundation
 import Testing
 import WalletHostRuntime
+import WalletTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A program run to completion (how the host opens a containing app), its output split into lines.
 @Suite("ProcessRun", .timeLimit(.minutes(1)))
 struct ProcessRunTests {
+    static func configuration(_ script: String) -> SpawnConfiguration {
+        SpawnConfiguration(executablePath: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"],
+                           workingDirectory: "/", limits: ProcessLimits(dataBytes: nil))
+    }
+
     static func run(_ script: String) throws -> ProcessRun {
-        let configuration = SpawnConfiguration(executablePath: "/bin/sh", arguments: ["-c", script],
-                                               environment: ["PATH": "/usr/bin:/bin"], workingDirectory: "/",
-                                               limits: ProcessLimits(dataBytes: nil))
-        return try ProcessRun.run(configuration, timeout: .seconds(10))
+        try ProcessRun.run(configuration(script), timeout: .seconds(10))
+    }
+
+    /// The run's timeout is a timer on its loop, so on the loop's clock: on a ``TestClock``, the
+    /// 30 s pass when the test says so, and not a moment before.
+    @Test("the timeout is on the loop's clock: the program is killed when a test clock passes it")
+    func timeoutOnTheLoopsClock() async throws {
+        let clock = TestClock()
+        let loop = try HostLoop(clock: clock, threadName: "wh-run-test")
+        let configuration = Self.configuration("echo started; exec sleep 60")
+        let run = Task.detached { try ProcessRun.run(configuration, timeout: .seconds(30), loop: loop) }
+        try await waitFor("the run's timeout armed") { loop.scheduledTimerCount == 1 }
+        clock.advance(by: .seconds(29))
+        await Self.onLoop(loop)
+        #expect(loop.scheduledTimerCount == 1, "the timeout fired before the clock reached it")
+        clock.advance(by: .seconds(1))
+        let ended = try await run.value
+        #expect(ended.timedOut)
+        #expect(ended.status == .signaled(SIGKILL))
+        #expect(ended.stdoutLines == ["started"])
+        #expect(ended.milliseconds == 30_000, "the run's time is on its clock too")
+        #expect(loop.scheduledTimerCount == 0, "the run left a timer behind")
+        await loop.shutdown()
+    }
+
+    /// A program that writes more than a pipe holds, and then exits: everything is read (the
+    /// loop reads a pipe a few chunks a turn, and to its end once the program is reaped).
+    @Test("a program's output larger than a pipe arrives whole")
+    func outputLargerThanAPipe() throws {
+        let run = try Self.run("seq 1 200000")
+        #expect(run.status == .exited(0))
+        #expect(run.stdoutLines.count == 200_000)
+        #expect(run.stdoutLines.last == "200000")
+    }
+
+    /// Returns once the loop has run everything it had to do before now.
+    static func onLoop(_ loop: HostLoop) async {
+        await withCheckedContinuation { continuation in loop.execute { continuation.resume() } }
     }
 
     @Test("lines from stdout and stderr; an overlong line by its size; the last line without its newline")

@@ -11,7 +11,7 @@ import Testing
             try await clock.sleep(until: deadline)
             woke.store(true, ordering: .sequentiallyConsistent)
         }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        #expect(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(29))
         #expect(clock.sleeperCount == 1)
         let wokeEarly = woke.load(ordering: .sequentiallyConsistent)
@@ -25,7 +25,7 @@ import Testing
     @Test func cancelledSleeperThrowsAndLeaves() async {
         let clock = TestClock()
         let sleeper = Task { try await clock.sleep(until: clock.now().advanced(by: .seconds(5))) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        #expect(await clock.waitForSleepers(1))
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.sleeperCount == 0)
@@ -40,5 +40,20 @@ import Testing
         let jumpCount = jumps.load(ordering: .relaxed)
         #expect(jumpCount == 1)
         #expect(clock.now() - start == .milliseconds(100))
+    }
+
+    @Test func waitingForSleepersIsWokenByTheSleepsAndGivesUpAfterItsTimeout() async {
+        let clock = TestClock()
+        let waiter = Task { await clock.waitForSleepers(2, within: .seconds(30)) }
+        let first = Task { try await clock.sleep(until: clock.now() + .seconds(5)) }
+        let second = Task { try await clock.sleep(until: clock.now() + .seconds(5)) }
+        #expect(await waiter.value)
+        #expect(clock.sleeperCount == 2)
+        #expect(await clock.waitForSleepers(2, within: .zero), "as many sleep already")
+        let threeSleep = await clock.waitForSleepers(3, within: .milliseconds(10))
+        #expect(!threeSleep)
+        clock.advance(by: .seconds(5))
+        _ = try? await first.value
+        _ = try? await second.value
     }
 }

@@ -41,8 +41,13 @@ int wh_loop_add(int poll, int fd, uint32_t events, uint64_t token);
 int wh_loop_modify(int poll, int fd, uint32_t events, uint64_t token);
 
 /// Waits as ``wh_poll_wait`` does, writing each ready descriptor's token. `timeout_ns` < 0 waits
-/// forever, 0 not at all; otherwise it is rounded up to the millisecond.
+/// forever, 0 not at all; otherwise to the nanosecond with epoll_pwait2, or rounded up to the
+/// millisecond where the system lacks it (``wh_loop_precise_wait``).
 int wh_loop_wait(int poll, uint64_t *tokens, uint32_t *events, int capacity, long long timeout_ns);
+
+/// 1 when ``wh_loop_wait`` waits to the nanosecond (epoll_pwait2 in the C library and the
+/// kernel), 0 when it rounds its timeout up to the millisecond.
+int wh_loop_precise_wait(void);
 
 /// The next client of a listening socket, non-blocking and close-on-exec; -1 with errno set
 /// (EAGAIN: nobody waits) otherwise.

@@ -45,11 +45,11 @@ final class ExtensionControlGroup: Sendable {
     /// `cpu.cfs_quota_us` while calls are in flight (``ControlGroupHierarchy/busyQuotaMicroseconds``).
     let busyQuotaMicroseconds: Int
     /// `cpu.cfs_quota_us`, kept open for writing; -1 without a `cpu` group.
-    private let cpuQuota: Int32
+    let cpuQuota: Int32
     /// Whether the idle quota holds; changed with its write under ``quotaLock``, so that the
     /// last write is always the state recorded (a lift and an imposition may race).
-    private let idleQuotaImposed = Atomic<Bool>(false)
-    private let quotaLock = Mutex(())
+    let idleQuotaImposed = Atomic<Bool>(false)
+    let quotaLock = Mutex(())
     /// `memory.limit_in_bytes`.
     let hardLimitBytes: Int
     /// The `tasks` files the child writes itself into (closed once it was spawned). `tasks`, not
@@ -59,10 +59,10 @@ final class ExtensionControlGroup: Sendable {
     /// not yet exec'd), so everything it starts afterwards is born in the groups.
     let procsDescriptors: [Int32]
     /// `memory.stat` and `memory.oom_control`, kept open: a sample is one `pread` each.
-    private let memoryStat: Int32
-    private let oomControl: Int32
+    let memoryStat: Int32
+    let oomControl: Int32
     /// `memory.usage_in_bytes`, kept open: the threshold event's file, read when it fires.
-    private let memoryUsage: Int32
+    let memoryUsage: Int32
     /// An eventfd the kernel signals when its OOM killer acts and, once ``usageWatched``, when the
     /// group's usage crosses ``memoryWatchThresholdBytes`` (either way); -1 when the kernel refused
     /// the events. While usage stays below the threshold, the footprint (`rss` + `shmem`, which
@@ -72,11 +72,11 @@ final class ExtensionControlGroup: Sendable {
     /// 90% of the memory limit: above it, the host samples an idle extension again.
     let memoryWatchThresholdBytes: Int
     private let procsClosed = Atomic<Bool>(false)
-    private let descriptorsClosed = Atomic<Bool>(false)
+    let descriptorsClosed = Atomic<Bool>(false)
     /// The usage threshold is registered on ``memoryEvents`` (``watchUsage(then:)``).
-    private let usageWatchRegistered = Atomic<Bool>(false)
+    let usageWatchRegistered = Atomic<Bool>(false)
     /// Held while the threshold is registered: the descriptors it names are not closed meanwhile.
-    private let usageWatchLock = Mutex(())
+    let usageWatchLock = Mutex(())
 
     private static let launches = Atomic<Int>(0)
 
@@ -127,41 +127,6 @@ final class ExtensionControlGroup: Sendable {
         memoryEvents = Self.registerOutOfMemoryEvents(group: memoryPath, oomControl: oomControl)
     }
 
-    /// The eventfd with the OOM killer's event registered (a few microseconds), or -1 when the
-    /// kernel refuses it (the host then samples idle extensions on a timer, as without control
-    /// groups, and reads `memory.oom_control` itself).
-    private static func registerOutOfMemoryEvents(group: String, oomControl: Int32) -> Int32 {
-        let control = open(group + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
-        guard control >= 0 else { return -1 }
-        defer { SystemCall.close(control) }
-        return wh_cgroup_event(control, oomControl, nil, -1)
-    }
-
-    /// Whether the kernel signals ``memoryEvents`` when usage crosses the watch threshold: until
-    /// then an idle extension is sampled on a timer.
-    var usageWatched: Bool { usageWatchRegistered.load(ordering: .acquiring) }
-
-    /// Registers the usage threshold on ``memoryEvents`` on a thread of its own, and runs
-    /// `registered` there once it is. The kernel returns from that write only after an RCU grace
-    /// period (8-17 ms measured here, most of what control groups added to a launch), which no
-    /// launch waits for now; until it returns the reactor samples on a timer. Nothing happens
-    /// without the events, or when no thread can be had (sampling goes on).
-    func watchUsage(then registered: @escaping @Sendable () -> Void) {
-        guard memoryEvents >= 0 else { return }
-        _ = DetachedThread.start(name: "wh-mem-watch", stackBytes: 128 << 10) { [self] in
-            let done = usageWatchLock.withLock { _ -> Bool in
-                guard !descriptorsClosed.load(ordering: .acquiring) else { return false }
-                let control = open(memoryPath + "/cgroup.event_control", O_WRONLY | O_CLOEXEC)
-                guard control >= 0 else { return false }
-                defer { SystemCall.close(control) }
-                return wh_cgroup_event(control, memoryUsage, String(memoryWatchThresholdBytes), memoryEvents) >= 0
-            }
-            guard done else { return }
-            usageWatchRegistered.store(true, ordering: .releasing)
-            registered()
-        }
-    }
-
     deinit {
         closeProcsDescriptors()
         closeDescriptors()
@@ -202,7 +167,8 @@ final class ExtensionControlGroup: Sendable {
         procsDescriptors.forEach { SystemCall.close($0) }
     }
 
-    private func closeDescriptors() {
+    /// Closes the control files the host keeps open (idempotent); the quota is written no more.
+    func closeDescriptors() {
         guard !descriptorsClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         SystemCall.close(memoryStat)
         SystemCall.close(oomControl)
@@ -213,149 +179,5 @@ final class ExtensionControlGroup: Sendable {
         }
         // Under the quota's lock: no write may reach a descriptor number reused since.
         if cpuQuota >= 0 { quotaLock.withLock { _ in SystemCall.close(cpuQuota) } }
-    }
-
-    // MARK: CPU
-
-    /// Whether the idle quota holds now.
-    var idleQuotaIsImposed: Bool { idleQuotaImposed.load(ordering: .relaxed) }
-
-    /// Bounds everything the extension runs to ``idleQuotaMicroseconds`` of each period (one
-    /// write, about 0.7 µs; none when it holds already or there is no `cpu` group). The caller
-    /// serializes it with ``liftIdleQuota()``.
-    func imposeIdleQuota() {
-        guard cpuQuota >= 0 else { return }
-        quotaLock.withLock { _ in
-            guard !idleQuotaImposed.load(ordering: .relaxed), !descriptorsClosed.load(ordering: .acquiring) else { return }
-            idleQuotaImposed.store(true, ordering: .relaxed)
-            _ = Self.writeNumber(Self.idleQuotaMicroseconds, to: cpuQuota)
-        }
-    }
-
-    /// Lifts the idle quota (no lock and no write when it does not hold: a warm call's cost).
-    func liftIdleQuota() {
-        guard cpuQuota >= 0, idleQuotaImposed.load(ordering: .relaxed) else { return }
-        quotaLock.withLock { _ in
-            guard idleQuotaImposed.load(ordering: .relaxed), !descriptorsClosed.load(ordering: .acquiring) else { return }
-            idleQuotaImposed.store(false, ordering: .relaxed)
-            _ = Self.writeNumber(busyQuotaMicroseconds, to: cpuQuota)
-        }
-    }
-
-    private static func writeNumber(_ value: Int, to fd: Int32) -> Bool {
-        let text = String(value)
-        return text.withCString { pwrite(fd, $0, strlen($0), 0) } == text.utf8.count
-    }
-
-    // MARK: Reading
-
-    /// The group's memory usage now (`memory.usage_in_bytes`).
-    func usageBytes() -> Int? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer -> Int? in
-            let count = pread(memoryUsage, buffer.baseAddress, buffer.count, 0)
-            guard count > 0 else { return nil }
-            var value = 0
-            for digit in buffer[0..<count] where digit >= 48 && digit <= 57 { value = value * 10 + Int(digit - 48) }
-            return value
-        }
-    }
-
-    /// Resets the memory events' counter (after they woke the I/O thread).
-    func drainMemoryEvents() {
-        if memoryEvents >= 0 { _ = wh_eventfd_drain(memoryEvents) }
-    }
-
-    /// Resident anonymous and shared memory (`rss`, `shmem` of `memory.stat`: the group has no
-    /// children, so its `total_` lines say the same).
-    func residentAndShared() -> (resident: Int, shared: Int)? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> (Int, Int)? in
-            let count = pread(memoryStat, buffer.baseAddress, buffer.count, 0)
-            guard count > 0 else { return nil }
-            return Self.residentAndShared(in: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-        }
-    }
-
-    /// The values of the `rss` and `shmem` lines, which come first in `memory.stat`.
-    static func residentAndShared(in text: UnsafeBufferPointer<UInt8>) -> (resident: Int, shared: Int)? {
-        var resident: Int?
-        var shared: Int?
-        var lineStart = 0
-        while lineStart < text.count, resident == nil || shared == nil {
-            var end = lineStart
-            while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
-            let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
-            if let space = line.firstIndex(of: UInt8(ascii: " ")) {
-                let key = line[..<space]
-                var value = 0
-                for digit in line[(space + 1)...] where digit >= 48 && digit <= 57 { value = value * 10 + Int(digit - 48) }
-                if key.elementsEqual("rss".utf8) { resident = value }
-                if key.elementsEqual("shmem".utf8) { shared = value }
-            }
-            lineStart = end + 1
-        }
-        guard let resident else { return nil }
-        return (resident, shared ?? 0)
-    }
-
-    /// How many processes the kernel's OOM killer has ended in the group (`oom_kill` of
-    /// `memory.oom_control`).
-    func outOfMemoryKills() -> Int {
-        Self.fields(of: oomControl, capacity: 256)?["oom_kill"] ?? 0
-    }
-
-    /// The processes in the group now (the host's pids).
-    func processes() -> [pid_t] {
-        (ProcessTree.readSmallFile(pidsPath + "/cgroup.procs") ?? "").split(separator: "\n").compactMap { pid_t($0) }
-    }
-
-    /// `KEY VALUE` lines of a control file read from its start.
-    private static func fields(of fd: Int32, capacity: Int) -> [Substring: Int]? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> [Substring: Int]? in
-            let count = pread(fd, buffer.baseAddress, buffer.count, 0)
-            guard count > 0 else { return nil }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
-            var fields: [Substring: Int] = [:]
-            for line in text.split(separator: "\n") {
-                guard let space = line.firstIndex(of: " "), let value = Int(line[line.index(after: space)...]) else { continue }
-                fields[line[..<space]] = value
-            }
-            return fields
-        }
-    }
-
-    // MARK: Ending
-
-    /// Sends `SIGKILL` to every process in the group until none is left (a process may fork
-    /// while the others die; `pids.max` bounds how many there can be), at most `timeout`.
-    /// - Returns: whether the group is empty.
-    @discardableResult
-    func killEveryProcess(timeout: Duration = .seconds(2)) -> Bool {
-        // A throttled process dies only when it runs: at 5% of a CPU, 100 of them took seconds.
-        liftIdleQuota()
-        let giveUp = ContinuousClock.now + timeout
-        while true {
-            let members = processes()
-            if members.isEmpty { return true }
-            members.forEach { _ = kill($0, SIGKILL) }
-            if ContinuousClock.now >= giveUp { return false }
-            usleep(1000)
-        }
-    }
-
-    /// Removes both groups once their processes are gone, retrying while the kernel finishes
-    /// their exits (at most `timeout`).
-    /// - Returns: whether both directories are gone.
-    @discardableResult
-    func remove(timeout: Duration = .seconds(2)) -> Bool {
-        closeProcsDescriptors()
-        closeDescriptors()
-        let giveUp = ContinuousClock.now + timeout
-        var remaining = [memoryPath, pidsPath] + [cpuPath].compactMap { $0 }
-        while true {
-            remaining.removeAll { rmdir($0) == 0 || errno == ENOENT }
-            if remaining.isEmpty { return true }
-            if ContinuousClock.now >= giveUp { return false }
-            usleep(1000)
-        }
     }
 }

@@ -51,6 +51,8 @@ public final class TestClock: HostClock {
         var sleepers: [Int: Sleeper] = [:]
         var nextSleeper = 0
         var observers: [@Sendable () -> Void] = []
+        /// Tasks waiting for as many sleepers as their condition says.
+        var sleeperWaiters = TimedWaiters<Int, Int>()
     }
 
     private let state: Mutex<State>
@@ -70,12 +72,15 @@ public final class TestClock: HostClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if Task.isCancelled || deadline <= state.now { return true }
+                let (resumeNow, waiters) = state.withLock { state -> (Bool, [TimedWaiters<Int, Int>.Continuation]) in
+                    if Task.isCancelled || deadline <= state.now { return (true, []) }
                     state.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    let count = state.sleepers.count
+                    return (false, state.sleeperWaiters.take { count >= $0 })
                 }
                 if resumeNow { continuation.resume() }
+                let count = sleeperCount
+                for waiter in waiters { waiter.resume(returning: count) }
             }
         } onCancel: {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: key) }
@@ -86,6 +91,26 @@ public final class TestClock: HostClock {
 
     public func onJump(_ observer: @escaping @Sendable () -> Void) {
         state.withLock { $0.observers.append(observer) }
+    }
+
+    /// Waits until at least `count` callers sleep on this clock (a timer the code under test
+    /// arms with ``sleep(until:)``), woken by the sleep itself rather than by polling.
+    /// - Parameters:
+    ///   - count: how many sleepers to wait for.
+    ///   - timeout: how long to wait, in real time.
+    /// - Returns: whether they came within the timeout.
+    public func waitForSleepers(_ count: Int, within timeout: Duration = .seconds(5)) async -> Bool {
+        let id = state.withLock { $0.sleeperWaiters.makeID() }
+        let reached = await TimedWaiters<Int, Int>.wait(id: id, within: timeout, begin: { continuation in
+            let now = state.withLock { state -> Int? in
+                if state.sleepers.count >= count { return state.sleepers.count }
+                return state.sleeperWaiters.add(id, condition: count, continuation: continuation) ? nil : -1
+            }
+            if let now { continuation.resume(returning: now >= 0 ? now : nil) }
+        }, abandon: { [self] id in
+            state.withLock { $0.sleeperWaiters.abandon(id) }?.resume(returning: nil)
+        })
+        return reached != nil
     }
 
     /// Moves the clock forward, resumes every sleeper whose deadline is now past, and tells the

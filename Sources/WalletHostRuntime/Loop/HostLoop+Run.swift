@@ -72,6 +72,10 @@ extension HostLoop {
         }
     }
 
+    /// Whether the loop sleeps until a timer's deadline to the nanosecond (epoll_pwait2); without
+    /// it a timer fires up to a millisecond late (epoll_wait's timeout is whole milliseconds).
+    public static var hasPreciseTimers: Bool { wh_loop_precise_wait() != 0 }
+
     static func nanoseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int64 {
         let left = deadline - now
         guard left > .zero else { return 0 }

@@ -171,6 +171,10 @@ public final class HostLoop: Sendable {
         schedule(at: clock.now() + delay, work)
     }
 
+    /// How many timers are scheduled and have neither run nor been cancelled (a test waits for
+    /// the code under test to arm one before it advances a ``TestClock``).
+    public var scheduledTimerCount: Int { state.withLock { $0.timers.count } }
+
     /// Cancels a timer: its work never runs (unless it already has).
     /// - Returns: false when it already ran or was cancelled.
     @discardableResult

@@ -54,11 +54,17 @@ final class ExtensionFootprint: Sendable {
     /// Without a control group: memfds and SysV segments, which no process's footprint shows.
     private let heldShared: HeldSharedMemory?
     private let lastFull = Mutex<FullSample?>(nil)
+    /// What a full count's age is measured on: the host loop's clock, so that a test advances it.
+    private let clock: any HostClock
 
-    /// - Parameter rootDescriptor: the sandbox init's pidfd (-1 unsandboxed), through which the
-    ///   SysV segments of its IPC namespace are counted.
-    init(pid: pid_t, root: pid_t, sandboxed: Bool, controlGroup: ExtensionControlGroup?, rootDescriptor: Int32 = -1) {
+    /// - Parameters:
+    ///   - rootDescriptor: the sandbox init's pidfd (-1 unsandboxed), through which the SysV
+    ///     segments of its IPC namespace are counted.
+    ///   - clock: the clock a full count's age is read on.
+    init(pid: pid_t, root: pid_t, sandboxed: Bool, controlGroup: ExtensionControlGroup?, rootDescriptor: Int32 = -1,
+         clock: any HostClock = SystemHostClock()) {
         self.pid = pid
+        self.clock = clock
         self.root = root
         self.controlGroup = controlGroup
         ownFootprint = FootprintReader(pid: pid)
@@ -86,7 +92,7 @@ final class ExtensionFootprint: Sendable {
         } else {
             total = nil
         }
-        if let total { lastFull.withLock { $0 = FullSample(at: .now, total: total, own: own ?? 0) } }
+        if let total { lastFull.withLock { $0 = FullSample(at: clock.now(), total: total, own: own ?? 0) } }
         return total
     }
 
@@ -111,7 +117,7 @@ final class ExtensionFootprint: Sendable {
     }
 
     private func estimate(maxAge: Duration) -> Sample? {
-        guard let last = lastFull.withLock({ $0 }), ContinuousClock.now - last.at <= maxAge,
+        guard let last = lastFull.withLock({ $0 }), clock.now() - last.at <= maxAge,
               let own = ownFootprint.sample() else { return fullSample() }
         return Sample(bytes: own + max(0, last.total - last.own), estimated: true)
     }

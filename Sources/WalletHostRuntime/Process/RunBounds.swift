@@ -37,7 +37,7 @@ public struct RunBounds: Sendable {
 }
 
 /// One bounded run's watch: made before the spawn (the control groups, which the child moves
-/// into before it runs anything), started on the child, checked on every turn of the run's loop.
+/// into before it runs anything), started on the child, checked on a timer of the run's loop.
 final class RunBoundsWatch: Sendable {
     /// How often the footprint is counted: with control groups (one `pread`) every 20 ms; without
     /// them every 100 ms, as an extension's is during calls (each process's `statm` and its
@@ -46,18 +46,22 @@ final class RunBoundsWatch: Sendable {
 
     let bounds: RunBounds
     let controlGroup: ExtensionControlGroup?
+    /// The run's loop's clock: the samples' times, and the footprint's full counts' ages.
+    let clock: any HostClock
     private struct State {
         var footprint: ExtensionFootprint?
-        var lastSample = ContinuousClock.now - .seconds(1)
+        var lastSample: ContinuousClock.Instant
         var quotaToken: UInt64?
         var exit: ExtensionExit?
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// The containers' use when the quota watch found them over it.
     private let quotaExceeded = Mutex<Int?>(nil)
 
-    init(_ bounds: RunBounds) {
+    init(_ bounds: RunBounds, clock: any HostClock) {
         self.bounds = bounds
+        self.clock = clock
+        state = Mutex(State(lastSample: clock.now() - .seconds(1)))
         controlGroup = ExtensionControlGroup.make(executableName: bounds.executableName, memoryLimitBytes: bounds.memoryLimitBytes,
                                                   mode: bounds.controlGroups)
     }
@@ -77,7 +81,7 @@ final class RunBoundsWatch: Sendable {
     func start(_ child: ChildProcess) {
         controlGroup?.closeProcsDescriptors()
         let footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
-                                           controlGroup: controlGroup, rootDescriptor: child.exitDescriptor)
+                                           controlGroup: controlGroup, rootDescriptor: child.exitDescriptor, clock: clock)
         var token: UInt64?
         if let quota = bounds.containerQuotaBytes, !bounds.containers.isEmpty {
             token = ContainerQuotaWatch.shared.watch(bounds.containers, quotaBytes: quota) { [self] used in
@@ -92,10 +96,10 @@ final class RunBoundsWatch: Sendable {
 
     /// Samples the footprint when due and looks at the quota watch: over either, the child's
     /// group and everything in its control group are killed, with the events an extension's
-    /// kill gets.
+    /// kill gets. The run's loop calls it every ``sampleInterval``.
     /// - Returns: whether the host ended it now.
     func check(_ child: ChildProcess) -> Bool {
-        let now = ContinuousClock.now
+        let now = clock.now()
         let footprint = state.withLock { state -> ExtensionFootprint? in
             guard state.exit == nil, now - state.lastSample >= sampleInterval else { return nil }
             state.lastSample = now

@@ -133,7 +133,8 @@ final class ProcessSupervisor: Sendable {
         self.context = context
         self.launchedAt = launchedAt
         footprint = ExtensionFootprint(pid: child.pid, root: child.groupLeader, sandboxed: child.sandboxed,
-                                       controlGroup: context.controlGroup, rootDescriptor: child.exitDescriptor)
+                                       controlGroup: context.controlGroup, rootDescriptor: child.exitDescriptor,
+                                       clock: reactor.loop.clock)
         exitHandler = onExit
     }
 
@@ -178,12 +179,8 @@ final class ProcessSupervisor: Sendable {
     func killAndReap(within timeout: Duration?) -> TerminationStatus? {
         child.signalGroup(SIGKILL)
         context.controlGroup?.killEveryProcess(timeout: .zero)
-        let giveUp = timeout.map { ContinuousClock.now + $0 }
-        while true {
-            if let status = child.reapIfExited() { return status }
-            if let giveUp, ContinuousClock.now >= giveUp { return nil }
-            usleep(1000)
-        }
+        // On the real clock (``KernelWait``): it bounds a wait on the kernel.
+        return KernelWait.poll(within: timeout) { child.reapIfExited() }
     }
 
     var phase: Phase { state.withLock { $0.phase } }
