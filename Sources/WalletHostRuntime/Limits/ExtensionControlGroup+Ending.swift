@@ -11,13 +11,13 @@ extension ExtensionControlGroup {
     func killEveryProcess(timeout: Duration = .seconds(2)) -> Bool {
         // A throttled process dies only when it runs: at 5% of a CPU, 100 of them took seconds.
         liftIdleQuota()
-        let emptied = KernelWait.poll(within: timeout) { () -> Void? in
+        let emptied = KernelWait.poll(within: timeout) { () -> Bool? in
             let members = processes()
-            if members.isEmpty { return () }
+            if members.isEmpty { return true }
             members.forEach { _ = kill($0, SIGKILL) }
             return nil
         }
-        return emptied != nil
+        return emptied ?? false
     }
 
     /// Removes both groups once their processes are gone, retrying while the kernel finishes
@@ -28,10 +28,10 @@ extension ExtensionControlGroup {
         closeProcsDescriptors()
         closeDescriptors()
         var remaining = [memoryPath, pidsPath] + [cpuPath].compactMap { $0 }
-        let removed = KernelWait.poll(within: timeout) { () -> Void? in
+        let removed = KernelWait.poll(within: timeout) { () -> Bool? in
             remaining.removeAll { rmdir($0) == 0 || errno == ENOENT }
-            return remaining.isEmpty ? () : nil
+            return remaining.isEmpty ? true : nil
         }
-        return removed != nil
+        return removed ?? false
     }
 }
