@@ -111,7 +111,7 @@ extension ExtensionRunner {
         spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         spawn.sandboxRequired = configuration.sandbox == .required
         spawn.egress = EgressSession(policy: configuration.networkPolicy, events: configuration.events,
-                                     bundleIdentifier: descriptor.bundleIdentifier)
+                                     bundleIdentifier: descriptor.bundleIdentifier, loop: configuration.loop)
         do {
             // Each container on its own file system, sized by the quota (a root host; mounted once, then found mounted).
             try ContainerVolume.prepare(descriptor.appGroups.values, quotaBytes: configuration.containerQuotaBytes)
