@@ -156,7 +156,7 @@ extension ExtensionRunner {
 
     private func finishHandshake(_ launch: Launch, reply: CallReply) {
         let connection = launch.connection
-        let result = HandshakeOutcome.interpret(reply.outcome, executable: descriptor.executableName)
+        let result = HandshakeOutcome.interpret(reply, executable: descriptor.executableName)
         let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
         let bundleIdentifier = descriptor.bundleIdentifier
         switch result {
