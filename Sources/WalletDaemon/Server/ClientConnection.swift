@@ -348,7 +348,7 @@ public final class ClientConnection: Sendable {
             // Both ways, and under the lock: epoll reports a hang-up whatever it watches, and the
             // loop, which closes the socket under this lock too, cannot have closed it (and the
             // number gone to another client) before this shutdown.
-            shutdown(fd, Int32(SHUT_RDWR))
+            SystemCall.shutdown(fd, Int32(SHUT_RDWR))
             defer { state.onClose.removeAll() }
             return (state.onClose, state.drainWaiters.takeAll())
         }

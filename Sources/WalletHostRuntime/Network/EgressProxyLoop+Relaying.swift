@@ -43,7 +43,7 @@ extension ProxyLoop {
                 connection.clientDone = true
             }
         }
-        if connection.clientDone && connection.toUpstream.isEmpty { _ = shutdown(connection.upstream, Int32(SHUT_WR)) }
+        if connection.clientDone && connection.toUpstream.isEmpty { SystemCall.shutdown(connection.upstream, Int32(SHUT_WR)) }
         settle(connection)
     }
 
@@ -60,13 +60,13 @@ extension ProxyLoop {
         if connection.closing {
             // An error page: once it is out, the proxy is done writing; the extension's close ends it.
             if connection.toClient.isEmpty {
-                _ = shutdown(connection.client, Int32(SHUT_WR))
+                SystemCall.shutdown(connection.client, Int32(SHUT_WR))
                 connection.clientWatched = setInterest(connection.client, .readable, watched: connection.clientWatched, finished: false)
             }
             return
         }
         guard connection.phase == .relaying else { return }
-        if connection.upstreamDone && connection.toClient.isEmpty { _ = shutdown(connection.client, Int32(SHUT_WR)) }
+        if connection.upstreamDone && connection.toClient.isEmpty { SystemCall.shutdown(connection.client, Int32(SHUT_WR)) }
         settle(connection)
     }
 

@@ -1,38 +1,12 @@
 import CWalletSpawn
+// The system calls (``SystemCall``, ``SystemCallError``) live in WalletSystemCalls, which the
+// extensions' runtime shares; a file that imports the runtime sees them as before.
+@_exported import WalletSystemCalls
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// An errno from a system call, with the call's name.
-public struct SystemCallError: Error, Sendable, CustomStringConvertible {
-    public var call: String
-    public var errno: Int32
-
-    public init(_ call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
-}
-
-/// The system calls the host's modules make, retrying EINTR and throwing errno as errors; the
-/// one place an interrupted call is retried (``retryingInterrupts(_:)`` for the calls it has no
-/// method for).
-package enum SystemCall {
-    /// Makes `call` again while it fails with EINTR: a call that returns a negative number on
-    /// failure (read, write, send, recv, open, poll, flock, connect, accept).
-    /// - Returns: The last attempt's result; when negative, `errno` is that attempt's.
-    @inline(__always)
-    package static func retryingInterrupts<Result: SignedInteger>(_ call: () -> Result) -> Result {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
-    }
-
+extension SystemCall {
     /// A close-on-exec pipe: (read end, write end).
     package static func pipe(nonBlockingRead: Bool = false, nonBlockingWrite: Bool = false) throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
@@ -40,54 +14,5 @@ package enum SystemCall {
         if nonBlockingRead { setNonBlocking(fds[0]) }
         if nonBlockingWrite { setNonBlocking(fds[1]) }
         return (fds[0], fds[1])
-    }
-
-    package static func setNonBlocking(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-    }
-
-    package static func close(_ fd: Int32) {
-        guard fd >= 0 else { return }
-        // Linux closes the descriptor even when close(2) reports EINTR: never retry.
-        _ = Glibc.close(fd)
-    }
-
-    /// ``close(_:)`` for a descriptor whose last writes must be known to have landed (a full
-    /// disk or a network file system may report them only at close).
-    /// - Returns: The errno close(2) reported, or nil; EINTR counts as closed (Linux closed it).
-    package static func closeReportingFailure(_ fd: Int32) -> Int32? {
-        guard fd >= 0 else { return nil }
-        if Glibc.close(fd) == 0 || errno == EINTR { return nil }
-        return errno
-    }
-
-    /// Reads what is available; 0 at end of file; nil when a non-blocking read would block.
-    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
-        let count = retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-        if count >= 0 { return count }
-        if errno == EAGAIN { return nil }
-        throw SystemCallError("read", errno: errno)
-    }
-
-    /// Writes as much as the descriptor takes now; returns the byte count (0 when it would block).
-    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-        let count = retryingInterrupts { Glibc.write(fd, bytes.baseAddress, bytes.count) }
-        if count >= 0 { return count }
-        if errno == EAGAIN { return 0 }
-        throw SystemCallError("write", errno: errno)
-    }
-
-    /// Writes every byte to a blocking descriptor.
-    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            offset += try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-        }
-    }
-
-    /// `poll(2)`, retrying EINTR with the same timeout (callers recompute deadlines anyway).
-    package static func poll(_ fds: inout [pollfd], timeoutMilliseconds: Int32) -> Int32 {
-        retryingInterrupts { Glibc.poll(&fds, nfds_t(fds.count), timeoutMilliseconds) }
     }
 }
