@@ -153,6 +153,56 @@ extension NetworkIsolationTests {
         #expect(proxyThreads.isEmpty, "\(Self.threadNames())")
     }
 
+    /// Connects to the proxy and sends half a request header, never finished; writes what the
+    /// proxy answered.
+    static let unfinishedHeaderScript = """
+        #!/usr/bin/python3
+        import socket
+        connection = socket.create_connection(("127.0.0.1", 3128), timeout=30)
+        connection.sendall(b"GET http://example.com/ HTTP/1.1\\r\\n")
+        with open("@OWN@/connected", "w") as f:
+            f.write("yes")
+        try:
+            answer = connection.recv(64).split(b"\\r\\n")[0].decode()
+        except OSError as error:
+            answer = "error %r" % (error,)
+        with open("@OWN@/answer.txt", "w") as f:
+            f.write(answer)
+        """
+
+    @Test("the proxy's timeouts are timers of the extension's loop, on its clock: a header never finished is answered 408 once a test clock passes 10 s")
+    func proxyTimeoutsRunOnTheLoopsClock() async throws {
+        let clock = TestClock()
+        let loop = try HostLoop(clock: clock, threadName: "wh-proxy-test")
+        let hostile = try HostileExtension(script: Self.unfinishedHeaderScript)
+        defer { hostile.cleanUp() }
+        let (runner, events) = hostile.runner(sandbox: .required) { configuration in
+            configuration.network = .proxy
+            configuration.loop = loop
+            configuration.clock = clock
+            // The script never answers initialize: only the proxy's timeout may end it.
+            configuration.handshakeTimeout = .seconds(3600)
+        }
+        let started = ContinuousClock.now
+        let launch = Task { await runner.prewarm() }
+        try await waitFor("the extension connected", timeout: .seconds(20)) { hostile.containerFile("connected") != nil }
+        // The proxy arms the header's timeout when it accepts (soon after the connect): the
+        // clock is moved past it until the answer comes.
+        try await waitFor("the proxy answered", timeout: .seconds(20)) {
+            clock.advance(by: .seconds(11))
+            return hostile.containerFile("answer.txt") != nil
+        }
+        #expect(hostile.containerFile("answer.txt") == "HTTP/1.1 408 Request Timeout")
+        // Before issue 32 the proxy's deadlines ran on the real clock: 10 s, whatever the test's.
+        #expect(ContinuousClock.now - started < .seconds(8), "the header's timeout waited for real time")
+        try await waitFor("the connection is logged") { events.events(.networkConnection).count >= 1 }
+        let logged = events.events(.networkConnection).map(\.message)
+        #expect(logged.contains { $0.contains("no complete request header") }, "\(logged)")
+        _ = await launch.value
+        await runner.stop()
+        await loop.shutdown()
+    }
+
     /// Opens 40 connections to the proxy and sends nothing on them, then one more with a header
     /// past the proxy's limit; writes what the proxy answered.
     static let proxyFloodScript = """
