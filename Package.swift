@@ -92,8 +92,11 @@ let package = Package(
         // the runtime, the wire module or the SDK. Not linked: libcrypto.so.3 is loaded on first use.
         .target(name: "CLibcrypto"),
         .target(name: "WalletWire"),
+        // The system calls (EINTR retried, errno thrown) both the host runtime and the extension
+        // side make: a module of its own so that an extension does not link the host runtime.
+        .target(name: "WalletSystemCalls"),
         // The extension side of the wire protocol, beneath every compatibility module.
-        .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire"]),
+        .target(name: "WalletExtensionRuntime", dependencies: ["WalletWire", "WalletSystemCalls"]),
         .target(name: "CoreGraphics", dependencies: ["FreeTypeText"]),
         .target(name: "CoreImage", dependencies: ["CoreGraphics"]),
         .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
@@ -124,7 +127,7 @@ let package = Package(
         // The host runtime: spawn, sandbox, limit and supervise extension processes, talk
         // JSON-RPC to them, events. Generic over extension points; no zlib, no Wallet.
         // Re-exports ExtensionModel.
-        .target(name: "WalletHostRuntime", dependencies: ["ExtensionModel", "WalletWire", "CWalletSpawn", "CWalletPoll"]),
+        .target(name: "WalletHostRuntime", dependencies: ["ExtensionModel", "WalletWire", "WalletSystemCalls", "CWalletSpawn", "CWalletPoll"]),
         // HTML pages, SVG charts and JUnit XML, written by validate, conform and stress.
         .target(name: "WalletReports"),
         // Static inspection of bundles and device builds: manifests, entitlements,

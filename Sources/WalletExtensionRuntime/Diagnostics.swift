@@ -1,3 +1,4 @@
+import WalletSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,15 +26,8 @@ package enum Diagnostics {
     /// not interleave (the host reads stderr line by line).
     package static func writeToStandardError(_ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A failed write drops the rest: a log line is never worth blocking or failing for.
+        text.withUTF8 { buffer in _ = try? SystemCall.writeAll(STDERR_FILENO, UnsafeRawBufferPointer(buffer)) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import WalletSystemCalls
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -97,13 +98,15 @@ package final class HostInputReader: @unchecked Sendable {
                 let frame = unprocessed.removeFirst()
                 if let next = handle(frame, runtime: runtime) { return next }
             }
-            let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                Diagnostics.log("reading fd \(fileDescriptor) failed: \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                // fd 3 blocks: nil (would block) does not happen, and ends the input if it does.
+                guard let read = try SystemCall.read(fileDescriptor, into: buffer), read > 0 else { break }
+                count = read
+            } catch {
+                Diagnostics.log("reading fd \(fileDescriptor) failed: \(error)")
                 break
             }
-            if count == 0 { break }
             unprocessed = framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         let halfLine = framer.finish()

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import WalletSystemCalls
 import WalletWire
 #if canImport(Glibc)
 import Glibc
@@ -51,18 +52,10 @@ package struct FileDescriptorOutput: WireOutput {
     }
 
     package func write(contentsOf buffer: UnsafeRawBufferPointer) throws(WireOutputError) {
-        var offset = 0
-        while offset < buffer.count {
-            #if canImport(Glibc)
-            let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            #else
-            let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw WireOutputError(errorNumber: errno)
-            }
-            offset += written
+        do {
+            try SystemCall.writeAll(fileDescriptor, buffer)
+        } catch {
+            throw WireOutputError(errorNumber: (error as? SystemCallError)?.errno ?? EIO)
         }
     }
 }

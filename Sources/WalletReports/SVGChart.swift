@@ -59,6 +59,34 @@ public struct SVGChart: Sendable {
 
     /// The chart as an `<svg>` element with a `data-chart` attribute holding its title.
     public func render() -> String {
+        let (plot, yTicks) = makePlot()
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"\(Self.escape(title))\" "
+            + "viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
+        svg += "<text x=\"\(Self.n(left))\" y=\"18\" class=\"title\">\(Self.escape(title))</text>\n"
+        svg += axes(on: plot, yTicks: yTicks)
+        for item in series { svg += marks(of: item, on: plot) }
+        svg += guides(on: plot)
+        return svg + legend(right: left + plot.width) + "</svg>"
+    }
+
+    /// Where data units land in the picture: the plot area and the ranges its axes span.
+    private struct Plot {
+        let left, top, width, height: Double
+        let minX, maxX, maxY: Double
+        let logarithmicX: Bool
+
+        func x(_ value: Double) -> Double {
+            let fraction = logarithmicX ? (log10(max(value, minX)) - log10(minX)) / (log10(maxX) - log10(minX))
+                : (value - minX) / (maxX - minX)
+            return left + fraction * width
+        }
+
+        func y(_ value: Double) -> Double { top + height - value / maxY * height }
+    }
+
+    /// The axes' ranges from the data and guides: x to its ticks (a linear axis) and y from 0 to
+    /// a round number, ticked at round steps (0, 25, 50, 75, 100).
+    private func makePlot() -> (Plot, yTicks: [Double]) {
         let xs = series.flatMap { $0.points.map(\.x) } + verticalGuides.map(\.value)
         let ys = series.flatMap { $0.points.map(\.y) } + horizontalGuides.map(\.value) + [0]
         let xValues = logarithmicX ? xs.filter { $0 > 0 } : xs
@@ -68,70 +96,74 @@ public struct SVGChart: Sendable {
             minX = min(minX, first)
             maxX = max(maxX, last)
         }
-        // The y axis runs to a round number, ticked at round steps (0, 25, 50, 75, 100).
         let yTicks = AxisTicks.linear(upTo: (ys.max() ?? 1) * 1.04 + (ys.max() == 0 ? 1 : 0))
-        let maxY = yTicks.last ?? 1
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        func px(_ x: Double) -> Double {
-            let fraction = logarithmicX ? (log10(max(x, minX)) - log10(minX)) / (log10(maxX) - log10(minX)) : (x - minX) / (maxX - minX)
-            return left + fraction * plotWidth
-        }
-        func py(_ y: Double) -> Double { top + plotHeight - y / maxY * plotHeight }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"\(Self.escape(title))\" "
-            + "viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
-        svg += "<text x=\"\(Self.n(left))\" y=\"18\" class=\"title\">\(Self.escape(title))</text>\n"
-        svg += "<rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(plotWidth))\" height=\"\(Self.n(plotHeight))\" class=\"plot\"/>\n"
+        let plot = Plot(left: left, top: top, width: width - left - right, height: height - top - bottom,
+                        minX: minX, maxX: maxX, maxY: yTicks.last ?? 1, logarithmicX: logarithmicX)
+        return (plot, yTicks)
+    }
+
+    /// The plot's frame, the ticks of both axes and their labels.
+    private func axes(on plot: Plot, yTicks: [Double]) -> String {
+        var svg = "<rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(plot.width))\" height=\"\(Self.n(plot.height))\" class=\"plot\"/>\n"
         for value in yTicks {
-            svg += "<text x=\"\(Self.n(left - 6))\" y=\"\(Self.n(py(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Self.label(value))</text>\n"
+            svg += "<text x=\"\(Self.n(left - 6))\" y=\"\(Self.n(plot.y(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Self.label(value))</text>\n"
         }
-        let xTicks = logarithmicX ? AxisTicks.logarithmic(from: minX, to: maxX) : AxisTicks.linear(from: minX, to: maxX)
+        let xTicks = logarithmicX ? AxisTicks.logarithmic(from: plot.minX, to: plot.maxX) : AxisTicks.linear(from: plot.minX, to: plot.maxX)
         for value in xTicks {
-            svg += "<text x=\"\(Self.n(px(value)))\" y=\"\(Self.n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Self.label(value))</text>\n"
+            svg += "<text x=\"\(Self.n(plot.x(value)))\" y=\"\(Self.n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Self.label(value))</text>\n"
         }
-        svg += "<text x=\"\(Self.n(left + plotWidth / 2))\" y=\"\(Self.n(height - 6))\" class=\"axis\" text-anchor=\"middle\">\(Self.escape(xLabel))</text>\n"
-        svg += "<text x=\"12\" y=\"\(Self.n(top + plotHeight / 2))\" class=\"axis\" text-anchor=\"middle\" "
-            + "transform=\"rotate(-90 12 \(Self.n(top + plotHeight / 2)))\">\(Self.escape(yLabel))</text>\n"
-        for item in series {
-            svg += "<g class=\"series\" data-series=\"\(Self.escape(item.label))\" fill=\"\(item.color)\" stroke=\"\(item.color)\">\n"
-            switch item.style {
-            case .dots:
-                for point in item.points {
-                    svg += "<circle cx=\"\(Self.n(px(point.x)))\" cy=\"\(Self.n(py(point.y)))\" r=\"1.8\"/>"
-                }
-            case .line:
-                let path = item.points.map { "\(Self.n(px($0.x))),\(Self.n(py($0.y)))" }.joined(separator: " ")
-                svg += "<polyline points=\"\(path)\" fill=\"none\" stroke-width=\"2\"/>"
-            case .bars:
-                let sorted = item.points.sorted { $0.x < $1.x }
-                for (index, point) in sorted.enumerated() {
-                    let next = index + 1 < sorted.count ? px(sorted[index + 1].x) : px(point.x) + plotWidth / Double(max(1, sorted.count))
-                    let x = px(point.x), barWidth = max(1, next - x - 1)
-                    svg += "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(py(point.y)))\" width=\"\(Self.n(barWidth))\" "
-                        + "height=\"\(Self.n(top + plotHeight - py(point.y)))\"/>"
-                }
+        svg += "<text x=\"\(Self.n(left + plot.width / 2))\" y=\"\(Self.n(height - 6))\" class=\"axis\" text-anchor=\"middle\">\(Self.escape(xLabel))</text>\n"
+        svg += "<text x=\"12\" y=\"\(Self.n(top + plot.height / 2))\" class=\"axis\" text-anchor=\"middle\" "
+            + "transform=\"rotate(-90 12 \(Self.n(top + plot.height / 2)))\">\(Self.escape(yLabel))</text>\n"
+        return svg
+    }
+
+    /// One series as dots, a line or bars.
+    private func marks(of item: Series, on plot: Plot) -> String {
+        var svg = "<g class=\"series\" data-series=\"\(Self.escape(item.label))\" fill=\"\(item.color)\" stroke=\"\(item.color)\">\n"
+        switch item.style {
+        case .dots:
+            for point in item.points {
+                svg += "<circle cx=\"\(Self.n(plot.x(point.x)))\" cy=\"\(Self.n(plot.y(point.y)))\" r=\"1.8\"/>"
             }
-            svg += "\n</g>\n"
+        case .line:
+            let path = item.points.map { "\(Self.n(plot.x($0.x))),\(Self.n(plot.y($0.y)))" }.joined(separator: " ")
+            svg += "<polyline points=\"\(path)\" fill=\"none\" stroke-width=\"2\"/>"
+        case .bars:
+            let sorted = item.points.sorted { $0.x < $1.x }
+            for (index, point) in sorted.enumerated() {
+                let next = index + 1 < sorted.count ? plot.x(sorted[index + 1].x) : plot.x(point.x) + plot.width / Double(max(1, sorted.count))
+                let x = plot.x(point.x), barWidth = max(1, next - x - 1)
+                svg += "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(plot.y(point.y)))\" width=\"\(Self.n(barWidth))\" "
+                    + "height=\"\(Self.n(top + plot.height - plot.y(point.y)))\"/>"
+            }
         }
-        // Many markers (faults in a long run) are drawn as lines only: labels would overlap.
+        return svg + "\n</g>\n"
+    }
+
+    /// The vertical markers (labelled unless there are many: labels would overlap) and the
+    /// horizontal rules.
+    private func guides(on plot: Plot) -> String {
+        var svg = ""
         let labelled = verticalGuides.count <= 12
         for guide in verticalGuides {
-            let x = px(guide.value)
-            svg += "<line class=\"guide\" x1=\"\(Self.n(x))\" x2=\"\(Self.n(x))\" y1=\"\(Self.n(top))\" y2=\"\(Self.n(top + plotHeight))\" "
+            let x = plot.x(guide.value)
+            svg += "<line class=\"guide\" x1=\"\(Self.n(x))\" x2=\"\(Self.n(x))\" y1=\"\(Self.n(top))\" y2=\"\(Self.n(top + plot.height))\" "
                 + "stroke=\"\(guide.color)\"><title>\(Self.escape(guide.label))</title></line>"
             if labelled {
-                let nearRightEdge = x > left + plotWidth * 0.8
+                let nearRightEdge = x > left + plot.width * 0.8
                 svg += "<text x=\"\(Self.n(nearRightEdge ? x - 3 : x + 3))\" y=\"\(Self.n(top + 12))\" class=\"guide-label\" "
                     + "text-anchor=\"\(nearRightEdge ? "end" : "start")\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>"
             }
             svg += "\n"
         }
         for guide in horizontalGuides {
-            let y = py(guide.value)
-            svg += "<line class=\"guide\" x1=\"\(Self.n(left))\" x2=\"\(Self.n(left + plotWidth))\" y1=\"\(Self.n(y))\" y2=\"\(Self.n(y))\" "
-                + "stroke=\"\(guide.color)\"/><text x=\"\(Self.n(left + plotWidth - 4))\" y=\"\(Self.n(y - 4))\" class=\"guide-label\" "
+            let y = plot.y(guide.value)
+            svg += "<line class=\"guide\" x1=\"\(Self.n(left))\" x2=\"\(Self.n(left + plot.width))\" y1=\"\(Self.n(y))\" y2=\"\(Self.n(y))\" "
+                + "stroke=\"\(guide.color)\"/><text x=\"\(Self.n(left + plot.width - 4))\" y=\"\(Self.n(y - 4))\" class=\"guide-label\" "
                 + "text-anchor=\"end\" fill=\"\(guide.color)\">\(Self.escape(guide.label))</text>\n"
         }
-        return svg + legend(right: left + plotWidth) + "</svg>"
+        return svg
     }
 
     /// A key naming each series by its colour, top right, when there is more than one series.

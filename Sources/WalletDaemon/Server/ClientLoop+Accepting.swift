@@ -72,7 +72,7 @@ extension ClientLoop {
         let line = (try? WireCodec(dates: .iso8601).errorResponse(id: nil, error: RPCErrorObject(code: RPCErrorCode.invalidRequest,
                                                                                                     message: reason))) ?? Data()
         _ = line.withUnsafeBytes { try? SystemCall.send(fd, $0, flags: Int32(MSG_DONTWAIT)) }
-        shutdown(fd, Int32(SHUT_WR))
+        SystemCall.shutdown(fd, Int32(SHUT_WR))
         guard confined.value.refused.count < Self.maximumRefusedHeld,
               (try? loop.register(fd, for: .readable, { [weak self] _ in self?.drainRefused(fd) })) != nil else {
             SystemCall.close(fd)

@@ -105,16 +105,7 @@ struct ServeCommand {
         // Made 0700 (or checked: never chmodded) before the lock file goes in it.
         try state.prepareDirectory()
         let lock = try DaemonLock(stateDirectory: stateURL)
-        let listener: Int32
-        let ownedSocket: String?
-        if let inherited = try SocketActivation.inheritedListener() {
-            listener = inherited
-            ownedSocket = nil
-        } else {
-            try Self.removeStaleSocket(at: socketPath)
-            listener = try UnixSocket.listen(path: socketPath)
-            ownedSocket = socketPath
-        }
+        let (listener, ownedSocket) = try Self.listener(at: socketPath)
         let device = SimulatedDevice(state: state)
         let poolBox = Mutex<ExtensionPool?>(nil)
         // Events are written a few milliseconds late, many at once: a warm call's two events
@@ -163,6 +154,15 @@ struct ServeCommand {
         withExtendedLifetime(packageWatch) {}
         FileHandle.standardError.write(Data("wallet-host serve: stopped\n".utf8))
         return 0
+    }
+
+    /// The socket to serve: the one systemd handed over (socket activation), or a new one at
+    /// `path` (a stale socket file there removed first).
+    /// - Returns: the listening descriptor, and the path this daemon owns (nil: inherited).
+    private static func listener(at path: String) throws -> (listener: Int32, ownedSocket: String?) {
+        if let inherited = try SocketActivation.inheritedListener() { return (inherited, nil) }
+        try removeStaleSocket(at: path)
+        return (try UnixSocket.listen(path: path), path)
     }
 
     /// A socket file left by a daemon that was killed: nothing answers on it, and this process

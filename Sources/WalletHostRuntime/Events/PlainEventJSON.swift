@@ -10,73 +10,79 @@ import WalletWire
 /// `JSONEncoder` might write in another form) gives nil: encode the event with `JSONEncoder`.
 enum PlainEventJSON {
     static func encode(_ event: HostEvent) -> Data? {
-        var json = [UInt8]()
+        var object = PlainEventObject()
+        let written: Bool
+        switch event.payload {
+        case .call(let request), .service(let request): written = write(request, of: event, to: &object)
+        case .result(let completion): written = write(completion, of: event, to: &object)
+        default: return nil
+        }
+        guard written, object.string("time", UTCTimestamp.string(from: event.time)) else { return nil }
+        return object.finish()
+    }
+
+    /// bundleIdentifier, kind, message, method, pid, requestID (then time).
+    private static func write(_ request: HostEvent.Request, of event: HostEvent, to object: inout PlainEventObject) -> Bool {
+        if let bundle = event.bundleIdentifier, !object.string("bundleIdentifier", bundle) { return false }
+        guard object.string("kind", event.kind.rawValue), object.string("message", event.message),
+              object.string("method", request.method) else { return false }
+        if let pid = event.pid { object.integer("pid", Int(pid)) }
+        return object.string("requestID", request.requestID)
+    }
+
+    /// bundleIdentifier, footprintBytes, kind, message, method, milliseconds, pid, requestID (then time).
+    private static func write(_ completion: HostEvent.Completion, of event: HostEvent, to object: inout PlainEventObject) -> Bool {
+        if let bundle = event.bundleIdentifier, !object.string("bundleIdentifier", bundle) { return false }
+        if let footprint = completion.footprintBytes { object.integer("footprintBytes", footprint) }
+        guard object.string("kind", event.kind.rawValue), object.string("message", event.message),
+              object.string("method", completion.method), object.number("milliseconds", completion.milliseconds) else { return false }
+        if let pid = event.pid { object.integer("pid", Int(pid)) }
+        return object.string("requestID", completion.requestID)
+    }
+}
+
+/// One JSON object written member by member, in the order given (the caller sorts the keys).
+private struct PlainEventObject {
+    private var json: [UInt8] = []
+    private var first = true
+
+    init() {
         json.reserveCapacity(256)
         json.append(UInt8(ascii: "{"))
-        var first = true
-        func key(_ name: StaticString) {
-            if !first { json.append(UInt8(ascii: ",")) }
-            first = false
-            json.append(UInt8(ascii: "\""))
-            json.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            json.append(contentsOf: "\":".utf8)
-        }
-        func string(_ value: String) -> Bool {
-            guard WireCodec.isPlainJSONString(value) else { return false }
-            json.append(UInt8(ascii: "\""))
-            json.append(contentsOf: value.utf8)
-            json.append(UInt8(ascii: "\""))
-            return true
-        }
-        switch event.payload {
-        case .call(let request), .service(let request):
-            // bundleIdentifier, kind, message, method, pid, requestID, time
-            if let bundle = event.bundleIdentifier {
-                key("bundleIdentifier")
-                guard string(bundle) else { return nil }
-            }
-            key("kind")
-            guard string(event.kind.rawValue) else { return nil }
-            key("message")
-            guard string(event.message) else { return nil }
-            key("method")
-            guard string(request.method) else { return nil }
-            if let pid = event.pid {
-                key("pid")
-                json.append(contentsOf: String(pid).utf8)
-            }
-            key("requestID")
-            guard string(request.requestID) else { return nil }
-        case .result(let completion):
-            // bundleIdentifier, footprintBytes, kind, message, method, milliseconds, pid, requestID, time
-            if let bundle = event.bundleIdentifier {
-                key("bundleIdentifier")
-                guard string(bundle) else { return nil }
-            }
-            if let footprint = completion.footprintBytes {
-                key("footprintBytes")
-                json.append(contentsOf: String(footprint).utf8)
-            }
-            key("kind")
-            guard string(event.kind.rawValue) else { return nil }
-            key("message")
-            guard string(event.message) else { return nil }
-            key("method")
-            guard string(completion.method) else { return nil }
-            key("milliseconds")
-            guard let milliseconds = WireCodec.plainJSONNumber(completion.milliseconds) else { return nil }
-            json.append(contentsOf: milliseconds.utf8)
-            if let pid = event.pid {
-                key("pid")
-                json.append(contentsOf: String(pid).utf8)
-            }
-            key("requestID")
-            guard string(completion.requestID) else { return nil }
-        default:
-            return nil
-        }
-        key("time")
-        guard string(UTCTimestamp.string(from: event.time)) else { return nil }
+    }
+
+    private mutating func key(_ name: StaticString) {
+        if !first { json.append(UInt8(ascii: ",")) }
+        first = false
+        json.append(UInt8(ascii: "\""))
+        json.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        json.append(contentsOf: "\":".utf8)
+    }
+
+    /// - Returns: false when `value` is not a plain string (escapes, non-ASCII): nothing is written then.
+    mutating func string(_ name: StaticString, _ value: String) -> Bool {
+        guard WireCodec.isPlainJSONString(value) else { return false }
+        key(name)
+        json.append(UInt8(ascii: "\""))
+        json.append(contentsOf: value.utf8)
+        json.append(UInt8(ascii: "\""))
+        return true
+    }
+
+    mutating func integer(_ name: StaticString, _ value: Int) {
+        key(name)
+        json.append(contentsOf: String(value).utf8)
+    }
+
+    /// - Returns: false when `JSONEncoder` might write `value` in another form.
+    mutating func number(_ name: StaticString, _ value: Double) -> Bool {
+        guard let text = WireCodec.plainJSONNumber(value) else { return false }
+        key(name)
+        json.append(contentsOf: text.utf8)
+        return true
+    }
+
+    consuming func finish() -> Data {
         json.append(UInt8(ascii: "}"))
         return Data(json)
     }

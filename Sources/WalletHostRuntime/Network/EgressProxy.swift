@@ -1,35 +1,40 @@
-import CWalletPoll
-import CWalletSpawn
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Whose connections a listener takes: one extension process, its policy and where its events go.
+/// Whose connections a listener takes: one extension process, its policy, where its events go,
+/// and the loop that serves them.
 public struct EgressSession: Sendable {
     public var policy: NetworkPolicy
     public var events: any HostEventSink
     public var bundleIdentifier: String?
+    /// The loop that owns the listener, its connections and their timeouts (on its clock); nil:
+    /// the host's shared loop (``HostLoop/shared()``), as for a one-shot `call` or a containing app.
+    public var loop: HostLoop?
 
-    public init(policy: NetworkPolicy = NetworkPolicy(), events: any HostEventSink = NullEventSink(), bundleIdentifier: String? = nil) {
+    public init(policy: NetworkPolicy = NetworkPolicy(), events: any HostEventSink = NullEventSink(), bundleIdentifier: String? = nil,
+                loop: HostLoop? = nil) {
         self.policy = policy
         self.events = events
         self.bundleIdentifier = bundleIdentifier
+        self.loop = loop
     }
 }
 
-/// The host's egress proxy for `--network proxy`: one thread, one epoll set, for every extension.
+/// The host's egress proxy for `--network proxy`, served on the host loop: no thread of its own.
 ///
 /// Each extension's network namespace holds a socket listening on 127.0.0.1:3128 (made in the
 /// namespace at spawn, handed to the host: ``serve(listener:session:pid:)``). The proxy accepts
 /// there and speaks HTTP/1.1 as a forward proxy: `CONNECT host:port` (a tunnel: HTTPS, what
 /// libcurl sends for `https_proxy`) and absolute-form requests (`GET http://host:port/path`,
 /// forwarded with `Connection: close`). It checks the destination against the extension's
-/// ``NetworkPolicy``, resolves it off the proxy's thread, connects from the host's own network
-/// namespace, and relays bytes both ways. Each connection, allowed or refused, is one
-/// `networkConnection` event once it is over. Refusals are answered 403 (policy), 400 (not a
-/// proxy request), 502 (could not connect), 503 (too many connections), 504 (connect timed out).
+/// ``NetworkPolicy``, resolves it off the loop (``NameResolver``), connects without blocking from
+/// the host's own network namespace, and relays bytes both ways. Each connection, allowed or
+/// refused, is one `networkConnection` event once it is over. Refusals are answered 403 (policy),
+/// 400 (not a proxy request), 502 (could not connect), 503 (too many connections), 504 (connect
+/// timed out).
+///
+/// The listener, its connections and their timeouts live on the session's ``HostLoop``
+/// (``EgressSession/loop``), their times on its clock: one ``ProxyLoop`` per loop.
 ///
 /// Bounded per ``Limits``: what one extension can hold in the host is its connections times two
 /// buffers and a header.
@@ -48,51 +53,33 @@ public final class EgressProxy: Sendable {
         public static let connectTimeout: Duration = .seconds(10)
     }
 
-    /// The proxy every launch shares; nil when its thread or epoll set could not be made.
+    /// The proxy every launch shares (always there: its state is made per loop, on first use).
     public static let shared: EgressProxy? = EgressProxy()
 
-    private let epoll: Int32
-    private let wakeup: Int32
-    private let inbox = Mutex<[Command]>([])
+    /// Listener -> the proxy state serving it (nil: no loop could be had; the listener is only
+    /// closed by ``close(listener:)``).
+    private let serving = Mutex<[Int32: ProxyLoop?]>([:])
 
-    enum Command {
-        case serve(listener: Int32, session: EgressSession, pid: Int32)
-        case close(listener: Int32)
-        case resolved(connection: Int, addresses: [ResolvedAddress], error: String?)
-    }
-
-    private init?() {
-        epoll = wh_poll_create()
-        wakeup = wh_poll_wakeup_create()
-        guard epoll >= 0, wakeup >= 0, wh_poll_add(epoll, wakeup, WH_POLL_IN) == 0 else { return nil }
-        let epoll = epoll, wakeup = wakeup
-        let started = DetachedThread.start(name: "egress-proxy") { [self] in
-            ProxyLoop(proxy: self, epoll: epoll, wakeup: wakeup).run()
-        }
-        guard started == 0 else { return nil }
-    }
+    private init() {}
 
     /// Takes `listener` (a listening socket in an extension's namespace; the proxy owns it now
-    /// and closes it with ``close(listener:)``) and serves the connections made there.
+    /// and closes it with ``close(listener:)``) and serves the connections made there on the
+    /// session's loop. When no loop can be had the listener is kept unserved (the extension's
+    /// connections wait, then time out) until it is closed.
     public func serve(listener: Int32, session: EgressSession, pid: Int32) {
-        send(.serve(listener: listener, session: session, pid: pid))
+        let proxyLoop = try? ProxyLoop.on(session.loop)
+        serving.withLock { $0[listener] = .some(proxyLoop) }
+        proxyLoop?.loop.execute { proxyLoop?.serve(listener: listener, session: session, pid: pid) }
     }
 
     /// Stops serving `listener` and ends its open connections (the extension's process is gone).
     public func close(listener: Int32) {
-        send(.close(listener: listener))
-    }
-
-    func send(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        wh_poll_wakeup_signal(wakeup)
-    }
-
-    func takeCommands() -> [Command] {
-        inbox.withLock { commands in
-            defer { commands.removeAll() }
-            return commands
+        guard let entry = serving.withLock({ $0.removeValue(forKey: listener) }) else { return }
+        guard let proxyLoop = entry else {
+            SystemCall.close(listener)
+            return
         }
+        proxyLoop.loop.execute { proxyLoop.close(listener: listener) }
     }
 }
 

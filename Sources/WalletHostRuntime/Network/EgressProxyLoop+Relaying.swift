@@ -1,5 +1,3 @@
-import CWalletPoll
-import CWalletSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +43,7 @@ extension ProxyLoop {
                 connection.clientDone = true
             }
         }
-        if connection.clientDone && connection.toUpstream.isEmpty { _ = shutdown(connection.upstream, Int32(SHUT_WR)) }
+        if connection.clientDone && connection.toUpstream.isEmpty { SystemCall.shutdown(connection.upstream, Int32(SHUT_WR)) }
         settle(connection)
     }
 
@@ -62,17 +60,17 @@ extension ProxyLoop {
         if connection.closing {
             // An error page: once it is out, the proxy is done writing; the extension's close ends it.
             if connection.toClient.isEmpty {
-                _ = shutdown(connection.client, Int32(SHUT_WR))
-                connection.clientWatched = setInterest(connection.client, WH_POLL_IN, watched: connection.clientWatched, finished: false)
+                SystemCall.shutdown(connection.client, Int32(SHUT_WR))
+                connection.clientWatched = setInterest(connection.client, .readable, watched: connection.clientWatched, finished: false)
             }
             return
         }
         guard connection.phase == .relaying else { return }
-        if connection.upstreamDone && connection.toClient.isEmpty { _ = shutdown(connection.client, Int32(SHUT_WR)) }
+        if connection.upstreamDone && connection.toClient.isEmpty { SystemCall.shutdown(connection.client, Int32(SHUT_WR)) }
         settle(connection)
     }
 
-    /// Ends the connection once both directions are over and drained, else updates what epoll watches.
+    /// Ends the connection once both directions are over and drained, else updates what the loop watches.
     func settle(_ connection: Connection) {
         guard connections[connection.id] != nil else { return }
         if connection.clientDone && connection.upstreamDone && connection.toClient.isEmpty && connection.toUpstream.isEmpty {
@@ -86,28 +84,32 @@ extension ProxyLoop {
 
     func updateInterest(_ connection: Connection) {
         guard connection.phase == .relaying else { return }
-        var client: UInt32 = 0
-        if !connection.clientDone && connection.toUpstream.count < EgressProxy.Limits.bufferBytes { client |= WH_POLL_IN }
-        if !connection.toClient.isEmpty { client |= WH_POLL_OUT }
-        var upstream: UInt32 = 0
-        if !connection.upstreamDone && connection.toClient.count < EgressProxy.Limits.bufferBytes { upstream |= WH_POLL_IN }
-        if !connection.toUpstream.isEmpty { upstream |= WH_POLL_OUT }
-        // A side with nothing left to read or write leaves the epoll set: a hung-up socket would
-        // otherwise wake the loop (EPOLLHUP is always reported) until the other side is done.
+        var client: HostLoop.Events = []
+        if !connection.clientDone && connection.toUpstream.count < EgressProxy.Limits.bufferBytes { client.insert(.readable) }
+        if !connection.toClient.isEmpty { client.insert(.writable) }
+        var upstream: HostLoop.Events = []
+        if !connection.upstreamDone && connection.toClient.count < EgressProxy.Limits.bufferBytes { upstream.insert(.readable) }
+        if !connection.toUpstream.isEmpty { upstream.insert(.writable) }
+        // A side with nothing left to read or write leaves the loop: a hung-up socket would
+        // otherwise wake it (EPOLLHUP is always reported) until the other side is done.
         connection.clientWatched = setInterest(connection.client, client, watched: connection.clientWatched,
                                                finished: connection.clientDone)
         connection.upstreamWatched = setInterest(connection.upstream, upstream, watched: connection.upstreamWatched,
                                                  finished: connection.upstreamDone)
     }
 
-    /// Watches `fd` for `events`, or stops watching it when it is `finished` and nothing is asked; whether it is watched now.
-    func setInterest(_ fd: Int32, _ events: UInt32, watched: Bool, finished: Bool) -> Bool {
-        if events == 0 && finished {
-            if watched { _ = wh_poll_remove(epoll, fd) }
+    /// Watches `fd` for `events`, or stops watching it when it is `finished` and nothing is
+    /// asked. - Returns: whether it is watched now.
+    func setInterest(_ fd: Int32, _ events: HostLoop.Events, watched: Bool, finished: Bool) -> Bool {
+        if events.isEmpty && finished {
+            if watched { loop.unregister(fd) }
             return false
         }
-        _ = watched ? wh_poll_modify(epoll, fd, events) : wh_poll_add(epoll, fd, events)
-        return true
+        if watched {
+            loop.reregister(fd, for: events)
+            return true
+        }
+        return watch(fd, events)
     }
 
     // MARK: Ending
@@ -120,19 +122,19 @@ extension ProxyLoop {
         connection.allowed = false
         if connection.upstream >= 0 {
             endpoints[connection.upstream] = nil
-            if connection.upstreamWatched { _ = wh_poll_remove(epoll, connection.upstream) }
+            if connection.upstreamWatched { loop.unregister(connection.upstream) }
             connection.upstreamWatched = false
             SystemCall.close(connection.upstream)
             connection.upstream = -1
         }
         connection.phase = .header
         // The page has this long to be read.
-        connection.deadline = .now + .seconds(2)
+        arm(connection, after: .seconds(2))
         let body = "wallet-host egress proxy: \(reason)\n"
         connection.toClient = Array(("HTTP/1.1 \(status)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n"
                                      + "Connection: close\r\n\r\n" + body).utf8)
         // Write the page when the socket takes it (reading only to drop what comes).
-        connection.clientWatched = setInterest(connection.client, WH_POLL_OUT | WH_POLL_IN, watched: connection.clientWatched,
+        connection.clientWatched = setInterest(connection.client, [.writable, .readable], watched: connection.clientWatched,
                                                finished: false)
         flushToClient(connection)
     }
@@ -140,9 +142,10 @@ extension ProxyLoop {
     func finish(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         connection.listener.connections.remove(connection.id)
+        disarm(connection)
         for (fd, watched) in [(connection.client, connection.clientWatched), (connection.upstream, connection.upstreamWatched)] where fd >= 0 {
             endpoints[fd] = nil
-            if watched { _ = wh_poll_remove(epoll, fd) }
+            if watched { loop.unregister(fd) }
             SystemCall.close(fd)
         }
         let session = connection.listener.session
@@ -150,7 +153,7 @@ extension ProxyLoop {
             host: connection.host, port: connection.port, address: connection.address,
             allowed: connection.allowed, reason: connection.reason, method: connection.method,
             bytesSent: connection.bytesSent, bytesReceived: connection.bytesReceived,
-            milliseconds: (ContinuousClock.now - connection.opened).milliseconds)
+            milliseconds: (loop.clock.now() - connection.opened).milliseconds)
         session.events.record(HostEvent(.networkConnection(record), bundleIdentifier: session.bundleIdentifier,
                                          pid: connection.listener.pid))
     }

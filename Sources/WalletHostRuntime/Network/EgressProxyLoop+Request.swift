@@ -1,5 +1,4 @@
 import CWalletPoll
-import CWalletSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,29 +10,34 @@ extension ProxyLoop {
         while true {
             let fd = wh_poll_accept(listener.fd)
             guard fd >= 0 else { return }
-            let connection = Connection(id: nextID, listener: listener, client: fd)
+            let connection = Connection(id: nextID, listener: listener, client: fd, opened: loop.clock.now())
             nextID += 1
             connections[connection.id] = connection
             listener.connections.insert(connection.id)
             endpoints[fd] = .client(connection)
-            watch(fd, WH_POLL_IN, add: true)
-            if listener.connections.count > EgressProxy.Limits.connectionsPerProcess {
+            arm(connection, after: EgressProxy.Limits.headerTimeout)
+            connection.clientWatched = watch(fd, .readable)
+            if !connection.clientWatched {
+                connection.reason = "the host cannot watch the connection (epoll's limits)"
+                finish(connection)
+            } else if listener.connections.count > EgressProxy.Limits.connectionsPerProcess {
                 refuse(connection, status: "503 Service Unavailable",
                        reason: "more than \(EgressProxy.Limits.connectionsPerProcess) connections open at once")
             }
         }
     }
 
-    func clientReady(_ connection: Connection, flags: UInt32) {
+    func clientReady(_ connection: Connection, events: HostLoop.Events) {
+        let endOrFailure: HostLoop.Events = [.hangUp, .error]
         if connection.closing {
-            if flags & (WH_POLL_HUP | WH_POLL_ERR) != 0 {
+            if !events.isDisjoint(with: endOrFailure) {
                 finish(connection)
                 return
             }
-            if flags & WH_POLL_OUT != 0 { flushToClient(connection) }
+            if events.contains(.writable) { flushToClient(connection) }
             // What the extension still sends is read and dropped until it closes (or the page's
             // time is up): closing with unread bytes would reset the connection, page and all.
-            if flags & WH_POLL_IN != 0, connections[connection.id] != nil {
+            if events.contains(.readable), connections[connection.id] != nil {
                 let received = Result { try buffer.withUnsafeMutableBytes { try SystemCall.receive(connection.client, into: $0) } }
                 switch received {
                 case .success(.none): break  // would block
@@ -43,15 +47,15 @@ extension ProxyLoop {
             }
             return
         }
-        if flags & WH_POLL_OUT != 0 { flushToClient(connection) }
+        if events.contains(.writable) { flushToClient(connection) }
         guard connections[connection.id] != nil else { return }
-        if flags & (WH_POLL_IN | WH_POLL_HUP | WH_POLL_ERR) != 0 {
+        if !events.isDisjoint(with: endOrFailure.union(.readable)) {
             switch connection.phase {
             case .header: readHeader(connection)
             case .relaying: relay(from: connection.client, connection: connection, toUpstream: true)
             case .resolving, .connecting:
                 // Only a hang-up matters before the destination answers.
-                if flags & (WH_POLL_HUP | WH_POLL_ERR) != 0 {
+                if !events.isDisjoint(with: endOrFailure) {
                     connection.reason = connection.reason ?? "the extension closed the connection first"
                     finish(connection)
                 }
@@ -59,6 +63,7 @@ extension ProxyLoop {
         }
     }
 
+    /// Reads what the extension sent of its request header; once it is whole, takes the request.
     func readHeader(_ connection: Connection) {
         let room = EgressProxy.Limits.headerBytes + 1 - connection.header.count
         let received = Result {
@@ -89,40 +94,57 @@ extension ProxyLoop {
             return
         }
         connection.method = requestLine[0]
-        let target = requestLine[1]
-        if connection.method == "CONNECT" {
-            guard let (host, port) = Self.authority(target, defaultPort: nil) else {
-                refuse(connection, status: "400 Bad Request", reason: "CONNECT to \"\(target.prefix(100))\", not HOST:PORT")
-                return
-            }
-            connection.host = host
-            connection.port = port
-            connection.toUpstream = rest
-            connection.toClient = Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)
-        } else {
-            guard target.lowercased().hasPrefix("http://") else {
-                refuse(connection, status: "400 Bad Request",
-                       reason: "\(connection.method) \(target.prefix(100)): only CONNECT and http:// requests are proxied")
-                return
-            }
-            let afterScheme = target.dropFirst(7)
-            let slash = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-            guard let (host, port) = Self.authority(String(afterScheme[..<slash]), defaultPort: 80) else {
-                refuse(connection, status: "400 Bad Request", reason: "no host in \(target.prefix(100))")
-                return
-            }
-            connection.host = host
-            connection.port = port
-            let path = slash == afterScheme.endIndex ? "/" : String(afterScheme[slash...])
-            var forwarded = "\(connection.method) \(path) \(requestLine[2])\r\n"
-            for line in lines where !line.isEmpty {
-                let name = line.prefix { $0 != ":" }.lowercased()
-                if name == "connection" || name == "keep-alive" || name.hasPrefix("proxy-") { continue }
-                forwarded += line + "\r\n"
-            }
-            forwarded += "Connection: close\r\n\r\n"
-            connection.toUpstream = Array(forwarded.utf8) + rest
+        let taken = connection.method == "CONNECT"
+            ? takeTunnel(connection, target: requestLine[1], rest: rest)
+            : takePlainRequest(connection, target: requestLine[1], version: requestLine[2], headerLines: lines, rest: rest)
+        if taken { startConnecting(connection) }
+    }
+
+    /// `CONNECT host:port`: the tunnel's destination, and the bytes already sent past the header
+    /// to go up once it is open. - Returns: false when refused.
+    private func takeTunnel(_ connection: Connection, target: String, rest: [UInt8]) -> Bool {
+        guard let (host, port) = Self.authority(target, defaultPort: nil) else {
+            refuse(connection, status: "400 Bad Request", reason: "CONNECT to \"\(target.prefix(100))\", not HOST:PORT")
+            return false
         }
+        connection.host = host
+        connection.port = port
+        connection.toUpstream = rest
+        connection.toClient = Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)
+        return true
+    }
+
+    /// `GET http://host:port/path`: the destination, and the request as forwarded (origin form,
+    /// without hop-by-hop headers, `Connection: close`). - Returns: false when refused.
+    private func takePlainRequest(_ connection: Connection, target: String, version: String, headerLines: [String],
+                                  rest: [UInt8]) -> Bool {
+        guard target.lowercased().hasPrefix("http://") else {
+            refuse(connection, status: "400 Bad Request",
+                   reason: "\(connection.method) \(target.prefix(100)): only CONNECT and http:// requests are proxied")
+            return false
+        }
+        let afterScheme = target.dropFirst(7)
+        let slash = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        guard let (host, port) = Self.authority(String(afterScheme[..<slash]), defaultPort: 80) else {
+            refuse(connection, status: "400 Bad Request", reason: "no host in \(target.prefix(100))")
+            return false
+        }
+        connection.host = host
+        connection.port = port
+        let path = slash == afterScheme.endIndex ? "/" : String(afterScheme[slash...])
+        var forwarded = "\(connection.method) \(path) \(version)\r\n"
+        for line in headerLines where !line.isEmpty {
+            let name = line.prefix { $0 != ":" }.lowercased()
+            if name == "connection" || name == "keep-alive" || name.hasPrefix("proxy-") { continue }
+            forwarded += line + "\r\n"
+        }
+        forwarded += "Connection: close\r\n\r\n"
+        connection.toUpstream = Array(forwarded.utf8) + rest
+        return true
+    }
+
+    /// The request is taken: checks its destination's name against the policy, then resolves it.
+    private func startConnecting(_ connection: Connection) {
         connection.header = []
         // What the extension sent so far counts (a plain request's header as forwarded).
         connection.bytesSent = connection.toUpstream.count
@@ -131,9 +153,9 @@ extension ProxyLoop {
             return
         }
         connection.phase = .resolving
-        connection.deadline = .now + EgressProxy.Limits.connectTimeout
+        arm(connection, after: EgressProxy.Limits.connectTimeout)
         // Stop reading the extension until the destination answers (a hang-up still wakes us).
-        watch(connection.client, 0)
+        loop.reregister(connection.client, for: [])
         resolve(connection)
     }
 

@@ -1,11 +1,10 @@
-import CWalletPoll
-import CWalletSpawn
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// The egress proxy's loop (``EgressProxy``): its state lives on its one thread, and only there.
+// The egress proxy's state on one host loop (``EgressProxy``): touched only on that loop's thread.
 
 /// An address a name resolved to, as a socket address and as text.
 struct ResolvedAddress: Sendable {
@@ -16,11 +15,12 @@ struct ResolvedAddress: Sendable {
     var hostLocal: Bool
 }
 
-/// The proxy's state, touched only by its thread.
-final class ProxyLoop {
-    let proxy: EgressProxy
-    let epoll: Int32
-    let wakeup: Int32
+/// The proxy's listeners and connections on one ``HostLoop``: their sockets are registered with
+/// the loop, their timeouts are the loop's timers (on its clock). Every method runs on the loop's
+/// thread (a registered handler, a timer, or work posted with ``HostLoop/execute(_:)``), so the
+/// state needs no lock; that is what makes it `@unchecked Sendable`.
+final class ProxyLoop: @unchecked Sendable {
+    let loop: HostLoop
 
     final class Listener {
         let fd: Int32
@@ -55,18 +55,19 @@ final class ProxyLoop {
         var reason: String?
         var bytesSent = 0
         var bytesReceived = 0
-        let opened = ContinuousClock.now
-        var deadline: ContinuousClock.Instant?
+        let opened: ContinuousClock.Instant
+        /// The loop timer of the phase's timeout (header, connect, or the error page's), if one runs.
+        var timeout: HostLoop.Timer?
         /// Refused: only the error page is left to write.
         var closing = false
-        /// Whether each socket is in the epoll set.
-        var clientWatched = true
+        /// Whether each socket is registered with the loop.
+        var clientWatched = false
         var upstreamWatched = false
-        init(id: Int, listener: Listener, client: Int32) {
+        init(id: Int, listener: Listener, client: Int32, opened: ContinuousClock.Instant) {
             self.id = id
             self.listener = listener
             self.client = client
-            deadline = .now + EgressProxy.Limits.headerTimeout
+            self.opened = opened
         }
     }
 
@@ -82,73 +83,91 @@ final class ProxyLoop {
     var nextID = 1
     var buffer = [UInt8](repeating: 0, count: EgressProxy.Limits.bufferBytes)
 
-    init(proxy: EgressProxy, epoll: Int32, wakeup: Int32) {
-        self.proxy = proxy
-        self.epoll = epoll
-        self.wakeup = wakeup
+    private init(loop: HostLoop) {
+        self.loop = loop
     }
 
-    func run() {
-        var ready = [Int32](repeating: -1, count: 64)
-        var events = [UInt32](repeating: 0, count: 64)
-        while true {
-            let timeout: Int32 = connections.values.contains { $0.deadline != nil } ? 200 : -1
-            let count = wh_poll_wait(epoll, &ready, &events, Int32(ready.count), timeout)
-            if count < 0 && errno != EINTR { return }
-            for index in 0..<max(0, Int(count)) {
-                let fd = ready[index]
-                let flags = events[index]
-                if fd == wakeup {
-                    wh_poll_wakeup_drain(wakeup)
-                    for command in proxy.takeCommands() { handle(command) }
-                    continue
-                }
-                switch endpoints[fd] {
-                case .listener(let listener): accept(on: listener)
-                case .client(let connection): clientReady(connection, flags: flags)
-                case .upstream(let connection): upstreamReady(connection, flags: flags)
-                case nil: continue
-                }
-            }
-            let now = ContinuousClock.now
-            for connection in connections.values {
-                guard connections[connection.id] != nil, let deadline = connection.deadline, deadline <= now else { continue }
-                if connection.closing {
-                    finish(connection)
-                } else if connection.phase == .header {
-                    refuse(connection, status: "408 Request Timeout", reason: "no complete request header within "
-                           + "\(EgressProxy.Limits.headerTimeout)")
-                } else {
-                    refuse(connection, status: "504 Gateway Timeout", reason: "no connection within \(EgressProxy.Limits.connectTimeout)")
-                }
-            }
+    /// The proxy states made so far, one per loop.
+    private static let made = Mutex<[ObjectIdentifier: ProxyLoop]>([:])
+
+    /// The proxy's state on `loop` (made on first use), or on the host's shared loop when nil.
+    /// - Throws: ``HostLoopError`` when the shared loop cannot be set up.
+    static func on(_ loop: HostLoop?) throws(HostLoopError) -> ProxyLoop {
+        let loop = if let loop { loop } else { try HostLoop.shared() }
+        return made.withLock { made in
+            if let existing = made[ObjectIdentifier(loop)] { return existing }
+            let proxyLoop = ProxyLoop(loop: loop)
+            made[ObjectIdentifier(loop)] = proxyLoop
+            return proxyLoop
         }
     }
 
-    // MARK: Commands
+    // MARK: Listeners
 
-    func handle(_ command: EgressProxy.Command) {
-        switch command {
-        case .serve(let fd, let session, let pid):
-            let listener = Listener(fd: fd, session: session, pid: pid)
-            listeners[fd] = listener
-            endpoints[fd] = .listener(listener)
-            watch(fd, WH_POLL_IN, add: true)
-        case .close(let fd):
-            guard let listener = listeners.removeValue(forKey: fd) else { return }
-            endpoints[fd] = nil
-            _ = wh_poll_remove(epoll, fd)
-            SystemCall.close(fd)
-            for id in listener.connections {
-                if let connection = connections[id] { finish(connection) }
-            }
-        case .resolved(let id, let addresses, let error):
-            guard let connection = connections[id], connection.phase == .resolving else { return }
-            resolved(connection, addresses: addresses, error: error)
+    func serve(listener fd: Int32, session: EgressSession, pid: Int32) {
+        loop.preconditionInLoop("the egress proxy's state")
+        let listener = Listener(fd: fd, session: session, pid: pid)
+        listeners[fd] = listener
+        endpoints[fd] = .listener(listener)
+        // Not watched (epoll at the kernel's limit): the extension's connections wait unanswered.
+        _ = watch(fd, .readable)
+    }
+
+    func close(listener fd: Int32) {
+        guard let listener = listeners.removeValue(forKey: fd) else { return }
+        endpoints[fd] = nil
+        loop.unregister(fd)
+        SystemCall.close(fd)
+        for id in listener.connections {
+            if let connection = connections[id] { finish(connection) }
         }
     }
 
-    func watch(_ fd: Int32, _ events: UInt32, add: Bool = false) {
-        _ = add ? wh_poll_add(epoll, fd, events) : wh_poll_modify(epoll, fd, events)
+    // MARK: The loop
+
+    /// A registered socket is ready.
+    func ready(_ fd: Int32, _ events: HostLoop.Events) {
+        switch endpoints[fd] {
+        case .listener(let listener): accept(on: listener)
+        case .client(let connection): clientReady(connection, events: events)
+        case .upstream(let connection): upstreamReady(connection, events: events)
+        case nil: break
+        }
+    }
+
+    /// Registers `fd` with the loop for `events`. - Returns: false when epoll refused it.
+    func watch(_ fd: Int32, _ events: HostLoop.Events) -> Bool {
+        do {
+            try loop.register(fd, for: events) { [self] ready in self.ready(fd, ready) }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Gives `connection` until `delay` from now for its phase (replacing the timeout it had).
+    func arm(_ connection: Connection, after delay: Duration) {
+        disarm(connection)
+        let id = connection.id
+        connection.timeout = loop.schedule(after: delay) { [self] in timedOut(id) }
+    }
+
+    /// Cancels `connection`'s timeout.
+    func disarm(_ connection: Connection) {
+        if let timeout = connection.timeout { loop.cancel(timeout) }
+        connection.timeout = nil
+    }
+
+    private func timedOut(_ id: Int) {
+        guard let connection = connections[id] else { return }
+        connection.timeout = nil
+        if connection.closing {
+            finish(connection)
+        } else if connection.phase == .header {
+            refuse(connection, status: "408 Request Timeout", reason: "no complete request header within "
+                   + "\(EgressProxy.Limits.headerTimeout)")
+        } else {
+            refuse(connection, status: "504 Gateway Timeout", reason: "no connection within \(EgressProxy.Limits.connectTimeout)")
+        }
     }
 }

@@ -155,15 +155,17 @@ extension RPCSession {
                         resultRange: Range<Int>? = nil) {
         let now = supervisor.clock.now()
         let peak = [call.peakFootprintBytes, supervisor.sampleFootprintNow()].compactMap { $0 }.max()
-        if call.waiter.opensGate, case .success(let line) = outcome,
-           let initialize = try? codec.result(InitializeResult.self, from: line, at: resultRange),
-           initialize.protocolVersion == WireProtocol.version {
-            state.withLock { $0.handshakeCompletedAt = now }
-            handshakeDone.store(true, ordering: .releasing)
-            openGate(implemented: initialize.methods)
+        var initialize: Result<InitializeResult, any Error>?
+        if call.waiter.opensGate, case .success(let line) = outcome {
+            initialize = Result { try codec.result(InitializeResult.self, from: line, at: resultRange) }
+            if case .success(let answer) = initialize, answer.protocolVersion == WireProtocol.version {
+                state.withLock { $0.handshakeCompletedAt = now }
+                handshakeDone.store(true, ordering: .releasing)
+                openGate(implemented: answer.methods)
+            }
         }
         call.waiter.resume(returning: CallReply(outcome: outcome, resultRange: resultRange, peakFootprintBytes: peak, sentAt: call.sentAt,
-                                                finishedAt: now))
+                                                finishedAt: now, initialize: initialize))
         let failure: ExtensionCallError? = if case .failure(let failure) = outcome { failure } else { nil }
         recordEnd(of: call.method, id: id, waiter: call.waiter, askedAt: call.askedAt, at: now, footprint: peak, failure: failure)
     }

@@ -14,6 +14,9 @@ struct CallReply: Sendable {
     /// When the request was written to the extension (nil if it never was).
     var sentAt: ContinuousClock.Instant?
     var finishedAt: ContinuousClock.Instant
+    /// For the `initialize` call's success line: its result as the session decoded it once (to
+    /// open the gate), for the handshake to read instead of decoding the line again.
+    var initialize: Result<InitializeResult, any Error>?
 }
 
 /// The JSON-RPC half of a running extension: it encodes calls, keeps their bookkeeping in a

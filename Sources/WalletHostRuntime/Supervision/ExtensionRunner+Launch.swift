@@ -111,7 +111,7 @@ extension ExtensionRunner {
         spawn.controlGroupDescriptors = controlGroup?.procsDescriptors ?? []
         spawn.sandboxRequired = configuration.sandbox == .required
         spawn.egress = EgressSession(policy: configuration.networkPolicy, events: configuration.events,
-                                     bundleIdentifier: descriptor.bundleIdentifier)
+                                     bundleIdentifier: descriptor.bundleIdentifier, loop: configuration.loop)
         do {
             // Each container on its own file system, sized by the quota (a root host; mounted once, then found mounted).
             try ContainerVolume.prepare(descriptor.appGroups.values, quotaBytes: configuration.containerQuotaBytes)
@@ -156,7 +156,7 @@ extension ExtensionRunner {
 
     private func finishHandshake(_ launch: Launch, reply: CallReply) {
         let connection = launch.connection
-        let result = HandshakeOutcome.interpret(reply.outcome, executable: descriptor.executableName)
+        let result = HandshakeOutcome.interpret(reply, executable: descriptor.executableName)
         let elapsed = (reply.finishedAt - connection.launchedAt).milliseconds
         let bundleIdentifier = descriptor.bundleIdentifier
         switch result {

@@ -11,11 +11,12 @@ enum HandshakeOutcome {
         error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
     }
 
-    static func interpret(_ outcome: Result<Data, ExtensionCallError>,
-                          executable: String) -> Result<InitializeResult, ExtensionCallError> {
-        outcome.flatMap { line in
+    /// The handshake's result from the `initialize` reply, read from the result the session
+    /// decoded (``CallReply/initialize``); the line is decoded here only when it was not.
+    static func interpret(_ reply: CallReply, executable: String) -> Result<InitializeResult, ExtensionCallError> {
+        reply.outcome.flatMap { line in
             do {
-                let result = try WireCodec().result(InitializeResult.self, from: line)
+                let result = try (reply.initialize ?? Result { try WireCodec().result(InitializeResult.self, from: line) }).get()
                 guard result.protocolVersion == WireProtocol.version else {
                     return .failure(ExtensionCallError(.launchFailed, code: RPCErrorCode.unsupportedProtocolVersion,
                                                        message: "\(executable) speaks protocol \(result.protocolVersion), the host speaks \(WireProtocol.version)"))

@@ -27,17 +27,31 @@ extension ProcessSupervisor {
     /// descriptors leave the reactor and the teardown goes to a thread of its own.
     func turn(_ process: SupervisedProcess, ready: SupervisorReactor.Roles, buffer: UnsafeMutableRawBufferPointer) {
         let reactor = process.reactor
-        let memoryEvents = context.controlGroup?.memoryEvents ?? -1
+        if ready.contains(.wakeup) { drainWakeup(buffer) }
+        guard readPipes(process, ready: ready, buffer: buffer) else { return }
+        if ready.contains(.exit) || child.exitDescriptor < 0, let status = child.reapIfExited() {
+            reactor.unwatchAll(of: process)
+            tearDown(process, status: status)
+            return
+        }
+        runTimersAndSample(process, ready: ready)
+        reactor.watchRequests(of: process, plan(process))
+    }
+
+    /// Reads what the turn's allowance lets it of fd 4, stdout and stderr, and writes what waits
+    /// for fd 3; a turn with frames left asks for another.
+    /// - Returns: false when a line too large for a turn went to a thread of its own (the turn ends).
+    private func readPipes(_ process: SupervisedProcess, ready: SupervisorReactor.Roles, buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        let reactor = process.reactor
         let allowanceEnds = ContinuousClock.now + SupervisorReactor.turnAllowance
         var handledAll = true
-        if ready.contains(.wakeup) { drainWakeup(buffer) }
         if process.loop.responses.open, ready.contains(.responses) || !process.loop.responses.backlog.isEmpty {
             switch readResponses(buffer, loop: &process.loop, allowanceEnds: allowanceEnds) {
             case .handledAll: break
             case .framesLeft: handledAll = false
             case .large(let frame):
                 handleApart(frame, of: process)
-                return
+                return false
             }
             if !process.loop.responses.open { reactor.unwatch(child.responseReader, of: process) }
         }
@@ -53,12 +67,12 @@ extension ProcessSupervisor {
         // Frames left for later: another turn, after the other ready processes' (the pipes may be
         // empty now, so epoll would not bring one).
         if !handledAll { wake() }
+        return true
+    }
 
-        if ready.contains(.exit) || child.exitDescriptor < 0, let status = child.reapIfExited() {
-            reactor.unwatchAll(of: process)
-            tearDown(process, status: status)
-            return
-        }
+    /// Runs the delegate's timers (deadlines) and samples the footprint when either is due.
+    private func runTimersAndSample(_ process: SupervisedProcess, ready: SupervisorReactor.Roles) {
+        let memoryEvents = context.controlGroup?.memoryEvents ?? -1
         let delegate = process.loop.delegate
         let after = clock.now()
         // Answers read but left in the backlog were in time: their deadlines wait for the next
@@ -98,7 +112,6 @@ extension ProcessSupervisor {
             process.loop.lastOutOfMemoryCheck = after
             if context.controlGroup?.outOfMemoryKills() ?? 0 > 0 { sampleFootprint(delegate: nil) }
         }
-        reactor.watchRequests(of: process, plan(process))
     }
 
     /// Sets the process's timer on the loop for its next turn. The timer is left alone when it

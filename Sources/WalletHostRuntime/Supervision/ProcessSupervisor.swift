@@ -263,8 +263,8 @@ final class ProcessSupervisor: Sendable {
     /// Asks the reactor for a turn of this process: to plan its timer again, flush output, or
     /// handle frames a turn left.
     func wake() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeup.write, &byte, 1)
+        // The pipe does not block: full (EAGAIN, written 0) means a wake-up is pending already.
+        _ = withUnsafeBytes(of: UInt8(1)) { try? SystemCall.write(wakeup.write, $0) }
     }
 
     // MARK: Stopping

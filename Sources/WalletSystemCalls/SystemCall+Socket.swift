@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `recv(2)` and `send(2)` for the host's sockets: EINTR retried, a would-block answer as a value,
+/// `recv(2)`, `send(2)` and `shutdown(2)` for the host's sockets: EINTR retried, a would-block answer as a value,
 /// every other errno thrown.
 extension SystemCall {
     /// Receives what the socket holds, up to `buffer`'s size.
@@ -24,5 +24,12 @@ extension SystemCall {
         if count >= 0 { return count }
         if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
         throw SystemCallError("send", errno: errno)
+    }
+
+    /// Shuts down one or both directions of a socket (`SHUT_WR`, `SHUT_RD`, `SHUT_RDWR`).
+    /// - Returns: The errno shutdown(2) reported (ENOTCONN: the peer is gone already), or nil.
+    @discardableResult
+    package static func shutdown(_ fd: Int32, _ how: Int32) -> Int32? {
+        Glibc.shutdown(fd, how) == 0 ? nil : errno
     }
 }

@@ -1,4 +1,3 @@
-import CWalletSpawn
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,9 +17,10 @@ public struct SystemCallError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
 }
 
-/// The system calls the host's modules make, retrying EINTR and throwing errno as errors; the
-/// one place an interrupted call is retried (``retryingInterrupts(_:)`` for the calls it has no
-/// method for).
+/// The system calls the host's modules and the extensions' runtime make, retrying EINTR and
+/// throwing errno as errors; the one place an interrupted call is retried
+/// (``retryingInterrupts(_:)`` for the calls it has no method for). A module of its own, with no
+/// dependency, so that an extension links it without the host runtime.
 package enum SystemCall {
     /// Makes `call` again while it fails with EINTR: a call that returns a negative number on
     /// failure (read, write, send, recv, open, poll, flock, connect, accept).
@@ -33,20 +33,13 @@ package enum SystemCall {
         }
     }
 
-    /// A close-on-exec pipe: (read end, write end).
-    package static func pipe(nonBlockingRead: Bool = false, nonBlockingWrite: Bool = false) throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard wh_pipe_cloexec(&fds) == 0 else { throw SystemCallError("pipe2", errno: errno) }
-        if nonBlockingRead { setNonBlocking(fds[0]) }
-        if nonBlockingWrite { setNonBlocking(fds[1]) }
-        return (fds[0], fds[1])
-    }
-
+    /// Sets `O_NONBLOCK` on `fd`.
     package static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     }
 
+    /// Closes `fd` (a negative one is ignored), never retried.
     package static func close(_ fd: Int32) {
         guard fd >= 0 else { return }
         // Linux closes the descriptor even when close(2) reports EINTR: never retry.
@@ -79,10 +72,14 @@ package enum SystemCall {
     }
 
     /// Writes every byte to a blocking descriptor.
+    /// - Throws: ``SystemCallError`` with the first failure (EAGAIN too: a full non-blocking
+    ///   descriptor is not waited for).
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            offset += try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            let count = retryingInterrupts { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            guard count > 0 else { throw SystemCallError("write", errno: count < 0 ? errno : EIO) }
+            offset += count
         }
     }
 
