@@ -128,8 +128,8 @@ enum NameResolver {
         } else {
             return nil
         }
-        let hostLocal = NetworkPolicy.isNonPublic(String(cString: text))
-        return ResolvedAddress(storage: storage, length: length, text: String(cString: text), hostLocal: hostLocal)
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ResolvedAddress(storage: storage, length: length, text: address, hostLocal: NetworkPolicy.isNonPublic(address))
     }
 
     /// The addresses of the host's own interfaces (getifaddrs), as text: a destination there is
