@@ -19,8 +19,10 @@ struct Options {
     /// The `wallet-host` executable, for cold calls in a fresh host process; empty to skip them.
     var commandLine = ""
     var coldRuns = 60
+    /// Rounds of fresh `wallet-host call`s (`--only fresh`), each variant once a round.
+    var freshRuns = 25
     var warmRuns = 3000
-    /// `cold`, `warm`, `keychain` or nil for all (to profile one path at a time).
+    /// `network`, `cold`, `fresh`, `warm`, `keychain` or nil for all (to profile one path at a time).
     var only: String?
 }
 
@@ -36,6 +38,7 @@ func parseOptions() -> Options {
         case "--pipe-echo": options.pipeEcho = arguments.next() ?? ""
         case "--cli": options.commandLine = arguments.next() ?? ""
         case "--cold-runs": options.coldRuns = Int(arguments.next() ?? "") ?? options.coldRuns
+        case "--fresh-runs": options.freshRuns = Int(arguments.next() ?? "") ?? options.freshRuns
         case "--warm-runs": options.warmRuns = Int(arguments.next() ?? "") ?? options.warmRuns
         case "--only": options.only = arguments.next()
         default: fatalError("unknown option \(argument)")
@@ -198,6 +201,11 @@ if options.only == nil || options.only == "cold" {
     } else {
         print("control groups: unavailable here (\(ControlGroups.unavailableReason ?? "unknown"))")
     }
+    print("")
+}
+
+if (options.only == nil || options.only == "fresh"), !options.commandLine.isEmpty {
+    try freshCallBench(commandLine: options.commandLine, appex: cStatus.bundlePath, runs: options.freshRuns)
     print("")
 }
 
