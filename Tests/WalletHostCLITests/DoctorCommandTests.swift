@@ -55,13 +55,15 @@ struct DoctorCommandTests {
         // "N mounts, M of them App Group images (K left mounted by processes that are gone); ... takes X ms here"
         let numbers = detail.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         let mounts = try #require(numbers.first, "\(detail)")
-        let now = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        // Read to the end by hand: String(contentsOfFile:) returns a /proc file's first few kilobytes.
+        let table = FileHandle(forReadingAtPath: "/proc/self/mountinfo").flatMap { try? $0.readToEnd() } ?? Data()
+        let now = String(decoding: table, as: UTF8.self).split(separator: "\n").count
         // Other tests mount and unmount meanwhile: about the same table.
         #expect(mounts > 0 && abs(mounts - now) < 200, "\(detail) (this process sees \(now))")
         #expect(detail.contains(" App Group images ("), "\(detail)")
         if KernelNamespaces.available { #expect(detail.contains(" ms here"), "\(detail)") }
         let leftovers = numbers.count > 2 ? numbers[2] : 0
-        #expect(Self.verdict(finding) == (mounts >= 1000 || leftovers > 0 ? "warning" : "ok"), "\(detail)")
+        #expect(Self.verdict(finding) == (mounts >= 500 || leftovers > 0 ? "warning" : "ok"), "\(detail)")
     }
 
     @Test func theSandboxVerdictsAgreeWithTheKernel() throws {
