@@ -43,21 +43,29 @@ func removeBenchBundles() {
     try? FileManager.default.removeItem(at: benchApp.deletingLastPathComponent())
 }
 
-/// Runs `wallet-host call APPEX status --json` on a fresh state directory and returns the
-/// `totalMs` it reports (ask to answer, measured inside that process).
-func freshHostTotalMilliseconds(commandLine: String, appex: String) throws -> Double {
+/// Runs `wallet-host call APPEX status --json` (with `extraArguments`) on the bench's state
+/// directory and returns the `totalMs` it reports (ask to answer, measured inside that process).
+func freshHostTotalMilliseconds(commandLine: String, appex: String, extraArguments: [String] = []) throws -> Double {
+    try freshHostCall(commandLine: commandLine, appex: appex, extraArguments: extraArguments).total
+}
+
+/// One fresh `wallet-host call APPEX status --json`: the `totalMs` it reports and the wall time
+/// from its start to its exit (process start-up and teardown included), both in ms.
+func freshHostCall(commandLine: String, appex: String, extraArguments: [String] = []) throws -> (total: Double, wall: Double) {
     let state = benchApp.deletingLastPathComponent().appendingPathComponent("state")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: commandLine)
-    process.arguments = ["call", appex, "status", "--state", state.path, "--json"]
+    process.arguments = ["call", appex, "status", "--state", state.path, "--json"] + extraArguments
     let output = Pipe()
     process.standardOutput = output
+    let started = ContinuousClock.now
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let wall = milliseconds(ContinuousClock.now - started)
     guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
           let total = report["totalMs"] as? Double, report["result"] != nil else {
         throw ConfigurationError("wallet-host call failed: \(String(decoding: data, as: UTF8.self))")
     }
-    return total
+    return (total, wall)
 }

@@ -19,8 +19,12 @@ struct Options {
     /// The `wallet-host` executable, for cold calls in a fresh host process; empty to skip them.
     var commandLine = ""
     var coldRuns = 60
+    /// Rounds of fresh `wallet-host call`s (`--only fresh`), each variant once a round.
+    var freshRuns = 25
+    /// Another build's `wallet-host` (the commit before a change) for the fresh calls to compare in the same rounds.
+    var baseCommandLine: String?
     var warmRuns = 3000
-    /// `cold`, `warm`, `keychain` or nil for all (to profile one path at a time).
+    /// `network`, `cold`, `fresh`, `warm`, `keychain` or nil for all (to profile one path at a time).
     var only: String?
 }
 
@@ -36,6 +40,8 @@ func parseOptions() -> Options {
         case "--pipe-echo": options.pipeEcho = arguments.next() ?? ""
         case "--cli": options.commandLine = arguments.next() ?? ""
         case "--cold-runs": options.coldRuns = Int(arguments.next() ?? "") ?? options.coldRuns
+        case "--base-cli": options.baseCommandLine = arguments.next()
+        case "--fresh-runs": options.freshRuns = Int(arguments.next() ?? "") ?? options.freshRuns
         case "--warm-runs": options.warmRuns = Int(arguments.next() ?? "") ?? options.warmRuns
         case "--only": options.only = arguments.next()
         default: fatalError("unknown option \(argument)")
@@ -198,6 +204,12 @@ if options.only == nil || options.only == "cold" {
     } else {
         print("control groups: unavailable here (\(ControlGroups.unavailableReason ?? "unknown"))")
     }
+    print("")
+}
+
+if (options.only == nil || options.only == "fresh"), !options.commandLine.isEmpty {
+    try freshCallBench(commandLine: options.commandLine, baseCommandLine: options.baseCommandLine, appex: cStatus.bundlePath,
+                       runs: options.freshRuns)
     print("")
 }
 

@@ -332,16 +332,16 @@ int wh_sandbox_enter(const wh_sandbox_config *config, int *stage) {
     return 0;
 }
 
-/// The probe's child: what a sandbox launch does first, in miniature.
+/// The probe's child: what a sandbox launch does first, in miniature. Returns 0, or the failed step.
 static int wh_probe_child(void *argument) {
     const wh_sandbox_config *config = argument;
     if (config->user_namespace) {
         int failed_step = wh_map_own_identity(config->outer_uid, config->outer_gid);
-        if (failed_step != 0) _exit(failed_step);
+        if (failed_step != 0) return failed_step;
     }
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) _exit(4);
-    if (mount("tmpfs", wh_base, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4k") != 0) _exit(5);
-    _exit(0);
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 4;
+    if (mount("tmpfs", wh_base, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4k") != 0) return 5;
+    return 0;
 }
 
 int wh_sandbox_probe(int user_namespace) {
@@ -351,8 +351,10 @@ int wh_sandbox_probe(int user_namespace) {
     config.user_namespace = user_namespace;
     config.outer_uid = geteuid();
     config.outer_gid = getegid();
-    int flags = CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD;
+    int flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD;
     if (user_namespace) flags |= CLONE_NEWUSER;
-    // The child's steps fail only where the kernel refuses them: minus the step's number.
-    return wh_run_probe_child(wh_probe_child, &config, flags);
+    // The child's steps fail only where the kernel refuses them: minus the step's number. Its
+    // answer is read as soon as it exits, before the kernel tears its mount namespace down (a
+    // grace period of RCU's, 10-20 ms on a loaded machine): it is reaped on a thread of its own.
+    return wh_run_probe_child_unwaited(wh_probe_child, &config, flags);
 }

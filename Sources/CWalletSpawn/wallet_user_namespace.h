@@ -23,4 +23,11 @@ int wh_map_own_identity(unsigned long long uid, unsigned long long gid);
 /// and -100 when it was killed.
 int wh_run_probe_child(int (*child)(void *), void *argument, int flags);
 
+/// Like wh_run_probe_child, but `child` returns its step (0 or the failed step's number) instead
+/// of exiting, and runs in this process's memory (CLONE_VM | CLONE_VFORK are added to `flags`):
+/// its answer is read as soon as it exits, without waiting for the kernel to tear down its
+/// namespaces (a mount namespace's teardown waits for an RCU grace period). A detached thread
+/// reaps it. Returns as wh_run_probe_child does.
+int wh_run_probe_child_unwaited(int (*child)(void *), void *argument, int flags);
+
 #endif

@@ -39,7 +39,7 @@ enum DoctorChecks {
         return [namespaces(refusal: namespacesRefusal), sandboxInit(namespacesAllowed: namespacesRefusal == nil),
                 syscallFilter(namespacesAllowed: namespacesRefusal == nil), controlGroups(), openFiles(), chromium(),
                 python3(path: ProcessInfo.processInfo.environment["PATH"] ?? ""), stateDirectory()]
-            + [cpu(), containerQuota()] + network()
+            + [cpu(), containerQuota(), mountTable()] + network()
     }
 
     static func namespaces(refusal: String?) -> DoctorFinding {

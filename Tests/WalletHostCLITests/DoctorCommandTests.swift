@@ -27,7 +27,7 @@ struct DoctorCommandTests {
         let run = try WalletHostCommand.run(["doctor"])
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         let capabilities = ["sandbox", "sandbox-init", "seccomp", "control-groups", "open-files", "chromium", "python3", "state", "cpu",
-                            "container-quota", "landlock", "network"]
+                            "container-quota", "mount-table", "landlock", "network"]
         #expect(lines.count == capabilities.count + 1, "\(run.standardOutput)")
         for (line, capability) in zip(lines, capabilities) {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -47,6 +47,23 @@ struct DoctorCommandTests {
         #expect(Self.verdict(finding) == (kernel ? "ok" : "warning"))
         let detail = finding?["detail"] as? String ?? ""
         #expect(detail.contains(kernel ? "the kernel enforces the quota" : "the container quota is a walk"), "\(detail)")
+    }
+
+    @Test func theMountTableFindingCountsTheMountsAndSaysWhatACopyCosts() throws {
+        let finding = try #require(try findings().byName["mount-table"])
+        let detail = finding["detail"] as? String ?? ""
+        // "N mounts, M of them App Group images (K left mounted by processes that are gone); ... takes X ms here"
+        let numbers = detail.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let mounts = try #require(numbers.first, "\(detail)")
+        // Read to the end by hand: String(contentsOfFile:) returns a /proc file's first few kilobytes.
+        let table = FileHandle(forReadingAtPath: "/proc/self/mountinfo").flatMap { try? $0.readToEnd() } ?? Data()
+        let now = String(decoding: table, as: UTF8.self).split(separator: "\n").count
+        // Other tests mount and unmount meanwhile: about the same table.
+        #expect(mounts > 0 && abs(mounts - now) < 200, "\(detail) (this process sees \(now))")
+        #expect(detail.contains(" App Group images ("), "\(detail)")
+        if KernelNamespaces.available { #expect(detail.contains(" ms here"), "\(detail)") }
+        let leftovers = numbers.count > 2 ? numbers[2] : 0
+        #expect(Self.verdict(finding) == (mounts >= 500 || leftovers > 0 ? "warning" : "ok"), "\(detail)")
     }
 
     @Test func theSandboxVerdictsAgreeWithTheKernel() throws {

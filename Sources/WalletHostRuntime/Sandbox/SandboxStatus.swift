@@ -1,4 +1,5 @@
 import CWalletSpawn
+import Dispatch
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -17,6 +18,8 @@ public enum SandboxStatus {
         var probed: String??
         var warned = false
         var warn: (@Sendable (String) -> Void)?
+        /// A probe under way on a thread of its own (``prepare()``): left when it has answered.
+        var probing: DispatchGroup?
     }
 
     private static let state = Mutex(State())
@@ -53,8 +56,32 @@ public enum SandboxStatus {
         return answer
     }
 
+    /// Starts the probe on a thread of its own, unless it answered already or is under way, so
+    /// that its clone (which copies the host's mount table) overlaps the rest of a launch's
+    /// work; ``answer`` waits for it.
+    static func prepare() {
+        let group = state.withLock { state -> DispatchGroup? in
+            guard state.probed == nil, state.probing == nil else { return nil }
+            let group = DispatchGroup()
+            group.enter()
+            state.probing = group
+            return group
+        }
+        guard let group else { return }
+        let started = DetachedThread.start(name: "sandbox-probe", stackBytes: 256 << 10) {
+            _ = ask()
+            state.withLock { $0.probing = nil }
+            group.leave()
+        }
+        if started != 0 {
+            state.withLock { $0.probing = nil }
+            group.leave()
+        }
+    }
+
     /// The remembered answer, or a new one (asked again while the kernel's answers were transient).
     static var answer: SandboxProbeAnswer {
+        state.withLock { $0.probing }?.wait()
         if let probed = state.withLock({ $0.probed }) { return probed.map { .refused(reason: $0) } ?? .allowed }
         return ask()
     }

@@ -224,6 +224,8 @@ extension ExtensionRunner {
         plan.network = configuration.network
         // A root host's namespaces start being made now, ahead of the first launch.
         if configuration.network != .host { _ = NetworkNamespacePool.shared }
+        // And the sandbox probe and its root (a root host's template) get under way.
+        plan.prepareLaunches()
         return plan
     }
 
