@@ -147,7 +147,7 @@ public struct TemporaryDirectory: Sendable {
     static func mountInfo() -> String? {
         guard let handle = FileHandle(forReadingAtPath: "/proc/self/mountinfo") else { return nil }
         defer { try? handle.close() }
-        return (try? handle.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
+        return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The App Group images (ext4 in an `AppGroups` directory) of a mountinfo text.
