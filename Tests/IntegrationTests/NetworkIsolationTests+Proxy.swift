@@ -84,7 +84,7 @@ extension NetworkIsolationTests {
         return (server, port)
     }
 
-    @Test("--network proxy: an allowed request goes through the host's proxy (plain and CONNECT), each connection an event with its bytes; a destination not allowed is answered 403, and is an event too")
+    @Test("--network proxy: an allowed request goes through the host's proxy (plain and CONNECT), each connection an event with its bytes; a destination not allowed is answered 403, and is an event too; no proxy thread")
     func proxyCarriesAllowedConnectionsAndLogsThem() async throws {
         let (server, port) = try Self.startServer()
         defer {
@@ -120,6 +120,10 @@ extension NetworkIsolationTests {
         let refused = try #require(connections.first { !$0.allowed }, "\(connections)")
         #expect(refused.port == otherPort && refused.reason?.contains("--allow-network") == true, "\(refused)")
         #expect(events.events(.networkConnection).allSatisfy { $0.bundleIdentifier == "com.example.hostile.Hostile" })
+        // The proxy runs on the host loop: before issue 32 it had an epoll thread of its own,
+        // `egress-proxy`, and an `egress-resolve` thread per name.
+        let proxyThreads = Self.threadNames().filter { $0.hasPrefix("egress") }
+        #expect(proxyThreads.isEmpty, "\(Self.threadNames())")
     }
 
     /// The names of the test process's threads (`/proc/self/task/*/comm`).
@@ -127,31 +131,6 @@ extension NetworkIsolationTests {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    @Test("the proxy runs on the host loop: after proxied connections (plain and CONNECT) no thread of its own exists")
-    func proxyHasNoThreadOfItsOwn() async throws {
-        let (server, port) = try Self.startServer()
-        defer {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-        let hostile = try HostileExtension(script: Self.proxyClientScript.replacingOccurrences(of: "@OTHERPORT@", with: "\(port)")
-            .replacingOccurrences(of: "@PORT@", with: "\(port)"))
-        defer { hostile.cleanUp() }
-        let (runner, events) = hostile.runner(sandbox: .required) { configuration in
-            configuration.network = .proxy
-            configuration.networkPolicy = NetworkPolicy(allowances: [NetworkAllowance(host: "127.0.0.1", port: port)])
-        }
-        _ = await runner.prewarm()
-        let results = try Self.results(hostile, "proxy.json")
-        #expect(results["plain"] as? String == "hello", "\(results)")
-        #expect(results["tunnel"] as? String == "hello", "\(results)")
-        try await waitFor("the connections are logged") { events.events(.networkConnection).count >= 3 }
-        // Before issue 32 the proxy had an epoll thread of its own, `egress-proxy`, and one
-        // `egress-resolve` thread per name; its sockets and timeouts are the host loop's now.
-        let proxyThreads = Self.threadNames().filter { $0.hasPrefix("egress") }
-        #expect(proxyThreads.isEmpty, "\(Self.threadNames())")
     }
 
     /// Connects to the proxy and sends half a request header, never finished; writes what the
