@@ -35,30 +35,18 @@ extension ChildProcess {
             initConfiguration.environment.merge(NetworkMode.proxyEnvironment) { _, proxy in proxy }
         }
         defer { (channel + [networkNamespace]).filter { $0 >= 0 }.forEach(SystemCall.close) }
-        // C strings for every grant, freed when the spawn is over (the child has exec'd or failed by then).
-        var strings: [UnsafeMutablePointer<CChar>] = []
-        defer { strings.forEach { free($0) } }
-        func cString(_ text: String?) -> UnsafePointer<CChar>? {
-            guard let text, let copy = strdup(text) else { return nil }
-            strings.append(copy)
-            return UnsafePointer(copy)
-        }
-        let entries = plan.grants.map { grant in
-            wh_sandbox_path(path: cString(grant.path)!, writable: grant.writable ? 1 : 0,
-                            anchor: cString(grant.anchor), name: cString(grant.name), alone: grant.alone ? 1 : 0)
-        }
         var failedPathIndex: Int32 = -1
-        let result = entries.withUnsafeBufferPointer { buffer in
+        // The root as a template is built from (its C strings live until the spawn is over: the
+        // child has exec'd or failed by then), with this launch's descriptors.
+        let result = plan.withRootConfiguration { root in
             withUnsafeMutablePointer(to: &failedPathIndex) { failedPath in
-                var sandbox = wh_sandbox_config(
-                    paths: buffer.baseAddress!, path_count: Int32(buffer.count),
-                    user_namespace: plan.runAs == nil ? 1 : 0, outer_uid: geteuid(), outer_gid: getegid(),
-                    run_as_uid: plan.runAs.map { Int64($0.uid) } ?? -1, run_as_gid: plan.runAs.map { Int64($0.gid) } ?? -1,
-                    tmp_bytes: Int64(plan.temporaryBytes), status_fd: reports, failed_path_index: failedPath, template_fd: -1,
-                    tmp_inodes: Int64(plan.temporaryInodes), shm_bytes: Int64(plan.sharedMemoryBytes),
-                    shm_inodes: Int64(plan.sharedMemoryInodes),
-                    own_network: ownNetwork ? 1 : 0, network_namespace_fd: networkNamespace, proxy_channel_fd: channel[1],
-                    proxy_port: Int32(NetworkMode.proxyPort))
+                var sandbox = root.pointee
+                sandbox.status_fd = reports
+                sandbox.failed_path_index = failedPath
+                sandbox.own_network = ownNetwork ? 1 : 0
+                sandbox.network_namespace_fd = networkNamespace
+                sandbox.proxy_channel_fd = channel[1]
+                sandbox.proxy_port = Int32(NetworkMode.proxyPort)
                 sandbox.template_fd = withUnsafePointer(to: sandbox) { SandboxTemplates.descriptor(for: plan, config: $0) }
                 failedPath.pointee = -1
                 return forkAndExec(initConfiguration, sandbox: &sandbox, stdin: stdin, stdout: stdout, stderr: stderr,

@@ -6,7 +6,8 @@ import Glibc
 extension SandboxPlan {
     /// The plan's root as the C side takes it (paths, user, the private `/tmp` and `/dev/shm`),
     /// without a launch's descriptors (no report pipe, no network, no template): what a template
-    /// is built from ahead of the launch that uses it. The pointer is valid inside `body` only.
+    /// is built from ahead of the launch that uses it, and what a launch adds its descriptors to.
+    /// The pointer, and the strings it points to, are valid inside `body` only.
     func withRootConfiguration<Result>(_ body: (UnsafePointer<wh_sandbox_config>) -> Result) -> Result {
         var strings: [UnsafeMutablePointer<CChar>] = []
         defer { strings.forEach { free($0) } }
