@@ -83,7 +83,6 @@ enum NameResolver {
 
     /// `host` as a numeric IPv4 or IPv6 address for `port` (nothing to resolve); nil for a name.
     static func literal(_ host: String, port: Int) -> ResolvedAddress? {
-        var storage = sockaddr_storage()
         var v4 = in_addr()
         var v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
@@ -91,26 +90,27 @@ enum NameResolver {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr = v4
-            withUnsafeBytes(of: address) { source in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-            }
-            return withUnsafePointer(to: storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { resolvedAddress($0, length: socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            return resolvedAddress(of: address)
         }
         if inet_pton(AF_INET6, host, &v6) == 1 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             address.sin6_addr = v6
-            withUnsafeBytes(of: address) { source in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-            }
-            return withUnsafePointer(to: storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { resolvedAddress($0, length: socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            return resolvedAddress(of: address)
         }
         return nil
+    }
+
+    /// A `sockaddr_in` or `sockaddr_in6` as a resolved address, through a `sockaddr_storage`.
+    private static func resolvedAddress<Address>(of address: Address) -> ResolvedAddress? {
+        var storage = sockaddr_storage()
+        withUnsafeBytes(of: address) { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+        }
+        return withUnsafePointer(to: storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { resolvedAddress($0, length: socklen_t(MemoryLayout<Address>.size)) }
+        }
     }
 
     static func resolvedAddress(_ pointer: UnsafePointer<sockaddr>?, length: socklen_t) -> ResolvedAddress? {
